@@ -1,0 +1,32 @@
+import { defineConfig } from "vitest/config";
+import path from "node:path";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(__dirname) } },
+  test: {
+    projects: [
+      {
+        resolve: { alias: { "@": path.resolve(__dirname) } },
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "db/**/*.test.ts", "scripts/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias: { "@": path.resolve(__dirname) } },
+        test: {
+          name: "api",
+          include: ["e2e/api/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          // each file starts its own server (PGlite is one process per directory); keep memory bounded
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
