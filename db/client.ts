@@ -1,0 +1,59 @@
+import path from "node:path";
+import fs from "node:fs";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "./schema";
+import { lockDataDir } from "./lock-data-dir";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DatabaseOptions = { databaseUrl?: string; dataDir: string };
+
+type OpenDatabase = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void> };
+
+const migrationsFolder = () => path.join(process.cwd(), "db", "migrations");
+
+async function openPglite(dataDir: string): Promise<OpenDatabase> {
+  const release = lockDataDir(dataDir);
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  const dir = path.join(dataDir, "pglite");
+  fs.mkdirSync(dir, { recursive: true });
+  const client = new PGlite(dir);
+  await client.waitReady;
+  const db = drizzle(client, { schema });
+  await migrate(db, { migrationsFolder: migrationsFolder() });
+  return {
+    db: db as unknown as Db,
+    kind: "pglite",
+    close: async () => {
+      await client.close();
+      release();
+    },
+  };
+}
+
+async function openPostgres(databaseUrl: string): Promise<OpenDatabase> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+  const client = postgres(databaseUrl, { max: 10, onnotice: () => {} });
+  const db = drizzle(client, { schema });
+  // Several instances may start at once: one migrates, the others wait on the advisory lock.
+  const lockConnection = await client.reserve();
+  try {
+    await lockConnection`select pg_advisory_lock(7250001)`;
+    await migrate(db, { migrationsFolder: migrationsFolder() });
+  } finally {
+    await lockConnection`select pg_advisory_unlock(7250001)`;
+    lockConnection.release();
+  }
+  return { db: db as unknown as Db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+}
+
+/** Opens the configured database and applies committed migrations. */
+export function openDatabase(options: DatabaseOptions): Promise<OpenDatabase> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+}
+
+export { schema };

@@ -1,0 +1,21 @@
+import { pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { users } from "./organizations";
+
+/**
+ * The one live stamp-API token per user and API version. Issuing a new token overwrites the row,
+ * which is what makes older tokens stop working.
+ */
+export const stampApiTokens = pgTable(
+  "stamp_api_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    apiVersion: text("api_version", { enum: ["v2", "v3"] }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex("stamp_api_tokens_user_version_key").on(t.userId, t.apiVersion)],
+);

@@ -1,0 +1,4 @@
+export * from "./organizations";
+export * from "./auth";
+export * from "./blobs";
+export * from "./stamp-signing";

@@ -1,0 +1,59 @@
+import { sql } from "drizzle-orm";
+import { boolean, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, index } from "drizzle-orm/pg-core";
+
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    domain: text("domain").notNull(),
+    displayName: text("display_name").notNull(),
+    status: text("status", { enum: ["active", "suspended"] }).notNull().default("active"),
+    linkMode: text("link_mode", { enum: ["shared", "per-signer"] }).notNull().default("shared"),
+    requireApproval: boolean("require_approval").notNull().default(false),
+    enabledNationalities: jsonb("enabled_nationalities").$type<string[]>().notNull().default(sql`'["PER"]'::jsonb`),
+    allowPrivateCallbacks: boolean("allow_private_callbacks").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("organizations_domain_key").on(t.domain)],
+);
+
+export const staffRoles = ["owner", "admin", "operator", "viewer"] as const;
+export type StaffRole = (typeof staffRoles)[number];
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    role: text("role", { enum: staffRoles }).notNull(),
+    isPlatformAdmin: boolean("is_platform_admin").notNull().default(false),
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("users_email_key").on(t.email), index("users_organization_idx").on(t.organizationId)],
+);
+
+export const credentialRoles = ["admin", "operator", "viewer"] as const;
+export type CredentialRole = (typeof credentialRoles)[number];
+
+/** Process-API credentials: `clientname` + secret, owned by one organization. */
+export const apiCredentials = pgTable(
+  "api_credentials",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    clientname: text("clientname").notNull(),
+    secretHash: text("secret_hash").notNull(),
+    role: text("role", { enum: credentialRoles }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("api_credentials_org_clientname_key").on(t.organizationId, t.clientname)],
+);

@@ -1,0 +1,53 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { organizations, users } from "@/db/schema";
+import { verifyAgainstNothing, verifyPassword } from "./password-hash";
+
+export type StaffIdentity = {
+  userId: string;
+  email: string;
+  role: (typeof users.$inferSelect)["role"];
+  organizationId: string;
+  organizationDomain: string;
+  isPlatformAdmin: boolean;
+};
+
+/**
+ * E-mail + password of a staff user, shared by the dashboard login and the stamp-API token
+ * endpoints. Disabled users and suspended organizations are refused like a wrong password.
+ */
+export async function authenticateStaff(email: string, password: string, db: Db): Promise<StaffIdentity | null> {
+  const [row] = await db
+    .select({ user: users, organization: organizations })
+    .from(users)
+    .innerJoin(organizations, eq(users.organizationId, organizations.id))
+    .where(eq(users.email, email.trim().toLowerCase()))
+    .limit(1);
+  if (!row) return verifyAgainstNothing(password).then(() => null);
+  if (!(await verifyPassword(row.user.passwordHash, password))) return null;
+  if (row.user.disabledAt || row.organization.status !== "active") return null;
+  return toIdentity(row);
+}
+
+/** Re-reads a staff identity (every request), so suspension and removal take effect at once. */
+export async function loadStaffIdentity(userId: string, db: Db): Promise<StaffIdentity | null> {
+  const [row] = await db
+    .select({ user: users, organization: organizations })
+    .from(users)
+    .innerJoin(organizations, eq(users.organizationId, organizations.id))
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!row || row.user.disabledAt || row.organization.status !== "active") return null;
+  return toIdentity(row);
+}
+
+function toIdentity(row: { user: typeof users.$inferSelect; organization: typeof organizations.$inferSelect }): StaffIdentity {
+  return {
+    userId: row.user.id,
+    email: row.user.email,
+    role: row.user.role,
+    organizationId: row.organization.id,
+    organizationDomain: row.organization.domain,
+    isPlatformAdmin: row.user.isPlatformAdmin,
+  };
+}

@@ -1,0 +1,55 @@
+import type { CredentialRole, StaffRole } from "@/db/schema";
+
+/**
+ * What each role may do. Process-API credentials and staff users share the same permission names,
+ * so the dashboard and the API answer the same question the same way. Documented in docs/roles.md.
+ */
+export const permissions = [
+  "processes:read",
+  "processes:create",
+  "processes:modify",
+  "processes:reject",
+  "processes:notify",
+  "processes:approve",
+  "labels:read",
+  "labels:write",
+  "stamp:sign",
+  "credentials:manage",
+  "certificates:manage",
+  "staff:manage",
+  "organization:manage",
+  "biometrics:read",
+  "audit:read",
+] as const;
+export type Permission = (typeof permissions)[number];
+
+const viewer: Permission[] = ["processes:read", "labels:read"];
+const operator: Permission[] = [
+  ...viewer,
+  "processes:create",
+  "processes:modify",
+  "processes:reject",
+  "processes:notify",
+  "labels:write",
+  "stamp:sign",
+];
+const admin: Permission[] = [
+  ...operator,
+  "processes:approve",
+  "credentials:manage",
+  "certificates:manage",
+  "staff:manage",
+  "biometrics:read",
+  "audit:read",
+];
+
+export const rolePermissions: Record<StaffRole | CredentialRole, readonly Permission[]> = {
+  viewer,
+  operator,
+  admin,
+  owner: [...admin, "organization:manage"],
+};
+
+export function can(role: StaffRole | CredentialRole, permission: Permission): boolean {
+  return rolePermissions[role].includes(permission);
+}

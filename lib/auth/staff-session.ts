@@ -1,0 +1,48 @@
+import NextAuth, { CredentialsSignin } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { z } from "zod";
+import { getServices } from "@/lib/runtime/services";
+import { authenticateStaff } from "./authenticate-staff";
+
+const ZLogin = z.object({ email: z.string().trim().min(1), password: z.string().min(1) });
+
+class InvalidLogin extends CredentialsSignin {
+  code = "invalid_login";
+}
+
+/**
+ * Staff sessions (next-auth, JWT strategy). next-auth lives under /api/session because
+ * /api/auth/token and /api/auth/login belong to the seed APIs. Configuration is resolved per
+ * request so that `next build` never needs the database or the secret.
+ */
+export const { handlers, auth, signIn, signOut } = NextAuth(async () => {
+  const { config, db } = await getServices();
+  return {
+    basePath: "/api/session",
+    trustHost: true,
+    secret: config.secretKey.toString("hex"),
+    session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
+    pages: { signIn: "/login" },
+    providers: [
+      Credentials({
+        credentials: { email: {}, password: {} },
+        async authorize(raw) {
+          const parsed = ZLogin.safeParse(raw);
+          if (!parsed.success) throw new InvalidLogin();
+          const identity = await authenticateStaff(parsed.data.email, parsed.data.password, db);
+          if (!identity) throw new InvalidLogin();
+          return { id: identity.userId, email: identity.email };
+        },
+      }),
+    ],
+    callbacks: {
+      jwt({ token, user }) {
+        if (user?.id) token.uid = user.id;
+        return token;
+      },
+      session({ session, token }) {
+        return { ...session, userId: typeof token.uid === "string" ? token.uid : undefined };
+      },
+    },
+  };
+});

@@ -1,0 +1,32 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import crypto from "node:crypto";
+import { assertBlobKey, type BlobStore } from "./blob-store";
+
+/** Files under DATA_DIR/blobs: the embedded default. Writes go through a temp file so readers never see half a blob. */
+export function createFsBlobStore(root: string): BlobStore {
+  const fileOf = (key: string) => {
+    assertBlobKey(key);
+    return path.join(root, key);
+  };
+  return {
+    async put(key, body) {
+      const file = fileOf(key);
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      const temp = `${file}.${crypto.randomUUID()}.tmp`;
+      await fs.writeFile(temp, body);
+      await fs.rename(temp, file);
+    },
+    async get(key) {
+      try {
+        return new Uint8Array(await fs.readFile(fileOf(key)));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+        throw error;
+      }
+    },
+    async delete(key) {
+      await fs.rm(fileOf(key), { force: true });
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { blobs } from "@/db/schema";
+import { assertBlobKey, type BlobStore } from "./blob-store";
+
+/** Blobs in a PostgreSQL table, so every server instance behind a load balancer sees the same files. */
+export function createPgBlobStore(db: Db): BlobStore {
+  return {
+    async put(key, body, contentType) {
+      assertBlobKey(key);
+      const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+      await db
+        .insert(blobs)
+        .values({ key, contentType, size: body.byteLength, body: buffer })
+        .onConflictDoUpdate({ target: blobs.key, set: { contentType, size: body.byteLength, body: buffer } });
+    },
+    async get(key) {
+      assertBlobKey(key);
+      const [row] = await db.select({ body: blobs.body }).from(blobs).where(eq(blobs.key, key));
+      return row ? new Uint8Array(row.body) : null;
+    },
+    async delete(key) {
+      assertBlobKey(key);
+      await db.delete(blobs).where(eq(blobs.key, key));
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+
+/** Every setting the service reads from the environment. Documented in README.md. */
+export const ZEnv = z.object({
+  PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default("./data")),
+  DATABASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+      .optional(),
+  ),
+  APP_ENV: z.preprocess(emptyAsUndefined, z.enum(["quality", "production"]).default("quality")),
+  PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  SECRET_KEY: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(32, "must be at least 32 characters (use `openssl rand -hex 32`)").optional(),
+  ),
+  SMTP_URL: z.preprocess(emptyAsUndefined, z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional()),
+  MAX_UPLOAD_MB: z.preprocess(emptyAsUndefined, z.coerce.number().positive().max(2048).default(50)),
+  ORG_DOMAIN: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/, "must be a domain name such as demo.local")
+      .default("demo.local"),
+  ),
+  ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().default("admin@demo.local")),
+  ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8, "must be at least 8 characters").optional()),
+  TSA_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  TSA_AUTH_TOKEN: optionalString,
+  STAMP_TOKEN_TTL_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().positive().default(30)),
+  LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(["debug", "info", "warn", "error"]).default("info")),
+});
+
+export type Env = z.infer<typeof ZEnv>;
+
+/** Turns a zod failure into one line per variable, for a start-up message a person can act on. */
+export function describeEnvErrors(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`)
+    .join("\n");
+}

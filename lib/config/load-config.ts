@@ -1,0 +1,71 @@
+import fs from "node:fs";
+import path from "node:path";
+import crypto from "node:crypto";
+import { ZEnv, describeEnvErrors, type Env } from "./env-schema";
+
+export type AppConfig = Env & {
+  dataDir: string;
+  publicUrl: string;
+  secretKey: Buffer;
+  maxUploadBytes: number;
+  databaseKind: "pglite" | "postgres";
+};
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/**
+ * Reads and validates the environment once. The secret key is generated and persisted in DATA_DIR
+ * on first start so that encrypted data survives restarts without any manual step.
+ */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = ZEnv.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(`Invalid configuration:\n${describeEnvErrors(parsed.error)}`);
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  ensureDataDir(dataDir);
+  const secretKey = env.SECRET_KEY
+    ? crypto.createHash("sha256").update(env.SECRET_KEY).digest()
+    : readOrCreateSecretKey(dataDir);
+  return {
+    ...env,
+    dataDir,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
+    secretKey,
+    maxUploadBytes: Math.floor(env.MAX_UPLOAD_MB * 1024 * 1024),
+    databaseKind: env.DATABASE_URL ? "postgres" : "pglite",
+  };
+}
+
+function ensureDataDir(dataDir: string) {
+  const parent = path.dirname(dataDir);
+  if (!fs.existsSync(parent)) {
+    throw new ConfigError(
+      `DATA_DIR: the parent directory ${parent} does not exist; create it or point DATA_DIR somewhere else`,
+    );
+  }
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.accessSync(dataDir, fs.constants.W_OK);
+  } catch {
+    throw new ConfigError(`DATA_DIR: ${dataDir} cannot be created or is not writable`);
+  }
+}
+
+function readOrCreateSecretKey(dataDir: string): Buffer {
+  const file = path.join(dataDir, "secret.key");
+  if (fs.existsSync(file)) {
+    const hex = fs.readFileSync(file, "utf8").trim();
+    if (!/^[0-9a-f]{64}$/.test(hex)) throw new ConfigError(`SECRET_KEY: ${file} is damaged; restore it from a backup`);
+    return Buffer.from(hex, "hex");
+  }
+  const key = crypto.randomBytes(32);
+  fs.writeFileSync(file, key.toString("hex") + "\n", { mode: 0o600, flag: "wx" });
+  return key;
+}

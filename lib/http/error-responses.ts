@@ -1,0 +1,63 @@
+import { isAppError, type AppError, type ErrorCode } from "@/lib/errors";
+import { logError } from "@/lib/runtime/log";
+
+export type ApiFamily = "stamp" | "process" | "json";
+
+type Row = { status: number; stamp: string | null; process: string };
+
+/** The one table from error code to HTTP status and message, per API family. */
+const table: Record<ErrorCode, Row> = {
+  VALIDATION: { status: 400, stamp: null, process: "bad request" },
+  UNAUTHORIZED: { status: 401, stamp: "Token inválido, expirado o reemplazado por uno más reciente", process: "unauthorized" },
+  INVALID_CREDENTIALS: { status: 401, stamp: "Credenciales inválidas", process: "not found" },
+  FORBIDDEN: { status: 403, stamp: "No tiene permiso para esta operación", process: "forbidden" },
+  NOT_FOUND: { status: 404, stamp: "No encontrado", process: "not found" },
+  CONFLICT: { status: 409, stamp: null, process: "conflict" },
+  TX_TOKEN_REUSED: {
+    status: 409,
+    stamp: "El tx_token ya fue utilizado en otro proceso; envíe un valor diferente",
+    process: "conflict",
+  },
+  PAYLOAD_TOO_LARGE: { status: 413, stamp: null, process: "payload too large" },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, stamp: null, process: "bad request" },
+  INVALID_PDF: { status: 400, stamp: null, process: "bad request" },
+  ENCRYPTED_PDF: { status: 400, stamp: null, process: "bad request" },
+  CERTIFIED_NO_CHANGES: { status: 400, stamp: null, process: "bad request" },
+  PAGE_NOT_FOUND: { status: 400, stamp: null, process: "bad request" },
+  STAMP_OUT_OF_PAGE: { status: 400, stamp: null, process: "bad request" },
+  INVALID_IMAGE: { status: 400, stamp: null, process: "bad request" },
+  SIGNING_FAILED: { status: 500, stamp: "Error al firmar el PDF.", process: "internal error" },
+  LOCKED: { status: 423, stamp: null, process: "locked" },
+  GONE: { status: 410, stamp: null, process: "gone" },
+  ORGANIZATION_SUSPENDED: { status: 401, stamp: "La organización está suspendida", process: "unauthorized" },
+  INTERNAL: { status: 500, stamp: "Ocurrió un error, consulta con el administrador", process: "internal error" },
+};
+
+// The process API answers 404 "not found" for a failed login, as its spec says.
+const processStatusOverride: Partial<Record<ErrorCode, number>> = { INVALID_CREDENTIALS: 404, PAYLOAD_TOO_LARGE: 413 };
+
+export function statusOf(code: ErrorCode, family: ApiFamily): number {
+  return (family === "process" ? processStatusOverride[code] : undefined) ?? table[code].status;
+}
+
+/** Maps any thrown value to the response of the given API family; unknown errors leak nothing. */
+export function errorResponse(error: unknown, family: ApiFamily): Response {
+  const appError: AppError | null = isAppError(error) ? error : null;
+  if (!appError) logError("unhandled error", error);
+  const code: ErrorCode = appError?.code ?? "INTERNAL";
+  const row = table[code];
+  const status = statusOf(code, family);
+  if (family === "process") {
+    const headers: Record<string, string> = { "content-type": "text/plain; charset=utf-8" };
+    if (status === 400 && appError) headers["x-error-detail"] = encodeHeader(appError.field ? `${appError.field}: ${appError.message}` : appError.message);
+    return new Response(row.process, { status, headers });
+  }
+  const message = row.stamp ?? appError?.message ?? table.INTERNAL.stamp!;
+  const specific = appError && appError.message !== appError.code && row.stamp === null ? appError.message : message;
+  return Response.json({ success: false, message: specific, ...(family === "json" && appError?.field ? { field: appError.field } : {}) }, { status });
+}
+
+// Header values must be ISO-8859-1; keep the detail readable while never breaking the response.
+function encodeHeader(value: string): string {
+  return value.replace(/[^\x20-\x7e]/g, (c) => encodeURIComponent(c)).slice(0, 300);
+}

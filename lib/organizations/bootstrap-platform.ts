@@ -1,0 +1,32 @@
+import crypto from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { organizations } from "@/db/schema";
+import { createOrganization } from "./create-organization";
+import { createCredential } from "@/lib/credentials/create-credential";
+
+export type BootstrapSettings = { domain: string; adminEmail: string; adminPassword?: string };
+
+/**
+ * First start with an empty database: the demo organization, its owner (also platform
+ * administrator) and an admin process-API credential, so one e-mail + password works for the
+ * dashboard, /api/auth/token and /api/auth/login.
+ */
+export async function bootstrapPlatform(settings: BootstrapSettings, db: Db) {
+  const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(organizations);
+  if (count > 0) return null;
+  const generated = !settings.adminPassword;
+  const password = settings.adminPassword ?? crypto.randomBytes(12).toString("base64url");
+  const { organization, owner } = await createOrganization(
+    {
+      domain: settings.domain,
+      displayName: settings.domain,
+      ownerEmail: settings.adminEmail,
+      ownerPassword: password,
+      platformAdmin: true,
+    },
+    db,
+  );
+  await createCredential({ organizationId: organization.id, clientname: owner.email, secret: password, role: "admin" }, db);
+  return { organization, owner, password, generated };
+}

@@ -1,0 +1,40 @@
+import path from "node:path";
+import { config, type AppConfig } from "@/lib/config";
+import { openDatabase, type Db } from "@/db/client";
+import type { BlobStore } from "@/lib/blob-store/blob-store";
+import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
+import { createPgBlobStore } from "@/lib/blob-store/pg-blob-store";
+
+export type Services = {
+  config: AppConfig;
+  db: Db;
+  databaseKind: "pglite" | "postgres";
+  blobs: BlobStore;
+  close: () => Promise<void>;
+};
+
+const SERVICES = Symbol.for("firmaviva.services");
+type Holder = { [SERVICES]?: Promise<Services> };
+
+async function createServices(): Promise<Services> {
+  const appConfig = config();
+  const database = await openDatabase({ databaseUrl: appConfig.DATABASE_URL, dataDir: appConfig.dataDir });
+  const blobs =
+    database.kind === "postgres"
+      ? createPgBlobStore(database.db)
+      : createFsBlobStore(path.join(appConfig.dataDir, "blobs"));
+  return { config: appConfig, db: database.db, databaseKind: database.kind, blobs, close: database.close };
+}
+
+/**
+ * The process-wide services. Next.js bundles route handlers and instrumentation separately, so the
+ * single instance lives on globalThis: two PGlite instances on one directory would corrupt it.
+ */
+export function getServices(): Promise<Services> {
+  const holder = globalThis as Holder;
+  holder[SERVICES] ??= createServices().catch((error) => {
+    delete holder[SERVICES];
+    throw error;
+  });
+  return holder[SERVICES];
+}

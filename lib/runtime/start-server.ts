@@ -1,0 +1,50 @@
+import { ConfigError } from "@/lib/config";
+import { DataDirInUseError } from "@/db/lock-data-dir";
+import { isAppError } from "@/lib/errors";
+import { bootstrapPlatform } from "@/lib/organizations/bootstrap-platform";
+import { getServices } from "./services";
+import { logError, logInfo } from "./log";
+
+/**
+ * Runs once when the Next.js server starts (instrumentation.ts): validate configuration, open and
+ * migrate the database, bootstrap the demo organization. A bad setting stops the start with a
+ * message a person can act on, not a stack trace.
+ */
+export async function startServer() {
+  const startedAt = Date.now();
+  try {
+    const services = await getServices();
+    const { config } = services;
+    const bootstrap = await bootstrapPlatform(
+      { domain: config.ORG_DOMAIN, adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD },
+      services.db,
+    ).catch((error) => {
+      // Another instance on the same PostgreSQL may have bootstrapped first.
+      if (isAppError(error) && error.code === "CONFLICT") return null;
+      throw error;
+    });
+    if (bootstrap) {
+      logInfo("bootstrap: created organization, owner and admin credential", {
+        organization: bootstrap.organization.domain,
+        admin: bootstrap.owner.email,
+      });
+      if (bootstrap.generated) {
+        // Printed once, on the first start only: there is no other way to learn it.
+        console.log(`\n  Admin login: ${bootstrap.owner.email}\n  Generated password: ${bootstrap.password}\n`);
+      }
+    }
+    logInfo("server ready", {
+      database: services.databaseKind,
+      dataDir: config.dataDir,
+      environment: config.APP_ENV,
+      startupMs: Date.now() - startedAt,
+    });
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof DataDirInUseError) {
+      console.error(`\nCannot start: ${error.message}\n`);
+      process.exit(1);
+    }
+    logError("cannot start", error);
+    process.exit(1);
+  }
+}
