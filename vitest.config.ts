@@ -20,6 +20,7 @@ export default defineConfig({
         test: {
           name: "api",
           include: ["e2e/api/**/*.test.ts"],
+          globalSetup: ["e2e/api/global-setup.ts"],
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 180_000,

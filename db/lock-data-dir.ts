@@ -20,9 +20,9 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
-  // A recycled pid that is not a node process cannot hold our database.
+  // A recycled pid that is not a node/next process cannot hold our database (next renames its process title).
   try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("node");
+    return /node|next/.test(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8"));
   } catch {
     return true;
   }

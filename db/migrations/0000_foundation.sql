@@ -77,6 +77,7 @@ CREATE UNIQUE INDEX "organizations_domain_key" ON "organizations" USING btree ("
 CREATE UNIQUE INDEX "users_email_key" ON "users" USING btree ("email");--> statement-breakpoint
 CREATE INDEX "users_organization_idx" ON "users" USING btree ("organization_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "stamp_api_tokens_user_version_key" ON "stamp_api_tokens" USING btree ("user_id","api_version");--> statement-breakpoint
+CREATE UNIQUE INDEX "stamp_api_tokens_token_hash_key" ON "stamp_api_tokens" USING btree ("token_hash");--> statement-breakpoint
 CREATE UNIQUE INDEX "stamp_transactions_tx_token_key" ON "stamp_transactions" USING btree ("tx_token");--> statement-breakpoint
 CREATE UNIQUE INDEX "stamp_transactions_doc_id_key" ON "stamp_transactions" USING btree ("doc_id");--> statement-breakpoint
 CREATE INDEX "stamp_transactions_org_idx" ON "stamp_transactions" USING btree ("organization_id","created_at");

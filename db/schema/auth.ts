@@ -17,5 +17,8 @@ export const stampApiTokens = pgTable(
     issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
-  (t) => [uniqueIndex("stamp_api_tokens_user_version_key").on(t.userId, t.apiVersion)],
+  (t) => [
+    uniqueIndex("stamp_api_tokens_user_version_key").on(t.userId, t.apiVersion),
+    uniqueIndex("stamp_api_tokens_token_hash_key").on(t.tokenHash),
+  ],
 );

@@ -1,0 +1,46 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { SignJWT } from "jose";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { apiCredentials, organizations } from "@/db/schema";
+import { deriveKey } from "@/lib/crypto/derive-key";
+import { AppError } from "@/lib/errors";
+import { verifyAgainstNothing, verifyPassword } from "./password-hash";
+
+export const ZProcessLogin = z.object({
+  username: z.string().trim().toLowerCase().min(1).max(253),
+  clientname: z.string().trim().toLowerCase().min(1).max(320),
+  password: z.string().min(1).max(500),
+});
+export type ProcessLogin = z.infer<typeof ZProcessLogin>;
+
+export const PROCESS_TOKEN_TTL_SECONDS = 12 * 3600;
+
+/** Process-API login: organization domain + credential clientname + secret → a short-lived JWT. */
+export async function issueProcessToken(input: ProcessLogin, secretKey: Uint8Array, db: Db): Promise<string> {
+  const [row] = await db
+    .select({ credential: apiCredentials, organization: organizations })
+    .from(apiCredentials)
+    .innerJoin(organizations, eq(apiCredentials.organizationId, organizations.id))
+    .where(
+      and(
+        eq(organizations.domain, input.username),
+        eq(apiCredentials.clientname, input.clientname),
+        isNull(apiCredentials.revokedAt),
+      ),
+    )
+    .limit(1);
+  if (!row) {
+    await verifyAgainstNothing(input.password);
+    throw new AppError("INVALID_CREDENTIALS");
+  }
+  const valid = await verifyPassword(row.credential.secretHash, input.password);
+  if (!valid || row.organization.status !== "active") throw new AppError("INVALID_CREDENTIALS");
+  await db.update(apiCredentials).set({ lastUsedAt: new Date() }).where(eq(apiCredentials.id, row.credential.id));
+  return new SignJWT({ org: row.organization.id, role: row.credential.role })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(row.credential.id)
+    .setIssuedAt()
+    .setExpirationTime(`${PROCESS_TOKEN_TTL_SECONDS}s`)
+    .sign(deriveKey(secretKey, "process-api-jwt"));
+}

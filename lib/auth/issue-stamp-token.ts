@@ -1,0 +1,43 @@
+import crypto from "node:crypto";
+import { SignJWT } from "jose";
+import type { Db } from "@/db/client";
+import { stampApiTokens } from "@/db/schema";
+import { deriveKey, sha256Hex } from "@/lib/crypto/derive-key";
+import { authenticateStaff } from "./authenticate-staff";
+import { AppError } from "@/lib/errors";
+
+export type StampApiVersion = "v2" | "v3";
+export type IssueStampTokenSettings = { secretKey: Uint8Array; ttlDays: number };
+
+/**
+ * A stamp-API token for a staff user's e-mail + password. v2 tokens are opaque, v3 tokens are JWTs.
+ * Upserting the one row per user and version is what supersedes every older token.
+ */
+export async function issueStampToken(
+  input: { email: string; password: string; version: StampApiVersion },
+  settings: IssueStampTokenSettings,
+  db: Db,
+): Promise<{ token: string; expiresAt: Date }> {
+  const staff = await authenticateStaff(input.email, input.password, db);
+  if (!staff) throw new AppError("INVALID_CREDENTIALS");
+  const expiresAt = new Date(Date.now() + settings.ttlDays * 24 * 3600 * 1000);
+  const token =
+    input.version === "v2"
+      ? crypto.randomBytes(32).toString("base64url")
+      : await new SignJWT({ ver: "v3", org: staff.organizationDomain })
+          .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+          .setSubject(staff.userId)
+          .setJti(crypto.randomUUID())
+          .setIssuedAt()
+          .setExpirationTime(expiresAt)
+          .sign(deriveKey(settings.secretKey, "stamp-api-jwt"));
+  const tokenHash = sha256Hex(token);
+  await db
+    .insert(stampApiTokens)
+    .values({ userId: staff.userId, apiVersion: input.version, tokenHash, expiresAt })
+    .onConflictDoUpdate({
+      target: [stampApiTokens.userId, stampApiTokens.apiVersion],
+      set: { tokenHash, expiresAt, issuedAt: new Date() },
+    });
+  return { token, expiresAt };
+}

@@ -1,0 +1,43 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { jwtVerify } from "jose";
+import type { Db } from "@/db/client";
+import { apiCredentials, organizations, type CredentialRole } from "@/db/schema";
+import { deriveKey } from "@/lib/crypto/derive-key";
+import { AppError } from "@/lib/errors";
+
+export type ProcessCaller = {
+  credentialId: string;
+  clientname: string;
+  role: CredentialRole;
+  organizationId: string;
+  organizationDomain: string;
+};
+
+/**
+ * The credential behind a process-API token. The credential and its organization are re-read on
+ * every call, so revocation and suspension take effect at once.
+ */
+export async function verifyProcessToken(token: string, secretKey: Uint8Array, db: Db): Promise<ProcessCaller> {
+  let subject: string | undefined;
+  try {
+    const { payload } = await jwtVerify(token, deriveKey(secretKey, "process-api-jwt"), { algorithms: ["HS256"] });
+    subject = payload.sub;
+  } catch {
+    throw new AppError("UNAUTHORIZED");
+  }
+  if (!subject) throw new AppError("UNAUTHORIZED");
+  const [row] = await db
+    .select({ credential: apiCredentials, organization: organizations })
+    .from(apiCredentials)
+    .innerJoin(organizations, eq(apiCredentials.organizationId, organizations.id))
+    .where(and(eq(apiCredentials.id, subject), isNull(apiCredentials.revokedAt)))
+    .limit(1);
+  if (!row || row.organization.status !== "active") throw new AppError("UNAUTHORIZED");
+  return {
+    credentialId: row.credential.id,
+    clientname: row.credential.clientname,
+    role: row.credential.role,
+    organizationId: row.organization.id,
+    organizationDomain: row.organization.domain,
+  };
+}

@@ -1,0 +1,41 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./load-config";
+
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "fv-config-"));
+
+describe("loadConfig", () => {
+  it("applies the documented defaults", () => {
+    const dir = tempDir();
+    const config = loadConfig({ DATA_DIR: path.join(dir, "data") });
+    expect(config).toMatchObject({ PORT: 3000, APP_ENV: "quality", MAX_UPLOAD_MB: 50, ORG_DOMAIN: "demo.local", ADMIN_EMAIL: "admin@demo.local", databaseKind: "pglite" });
+    expect(config.maxUploadBytes).toBe(50 * 1024 * 1024);
+    expect(config.publicUrl).toBe("http://localhost:3000");
+  });
+
+  it("generates the secret key once and reuses it", () => {
+    const dataDir = path.join(tempDir(), "data");
+    const first = loadConfig({ DATA_DIR: dataDir });
+    const second = loadConfig({ DATA_DIR: dataDir });
+    expect(first.secretKey.equals(second.secretKey)).toBe(true);
+    expect(fs.statSync(path.join(dataDir, "secret.key")).mode & 0o777).toBe(0o600);
+  });
+
+  it.each([
+    [{ PORT: "70000" }, /PORT/],
+    [{ APP_ENV: "prod" }, /APP_ENV/],
+    [{ PUBLIC_URL: "ftp://x" }, /PUBLIC_URL/],
+    [{ ORG_DOMAIN: "not a domain" }, /ORG_DOMAIN/],
+    [{ ADMIN_EMAIL: "nope" }, /ADMIN_EMAIL/],
+    [{ ADMIN_PASSWORD: "short" }, /ADMIN_PASSWORD/],
+    [{ SMTP_URL: "http://mail" }, /SMTP_URL/],
+  ])("names the variable of a bad value %o", (env, expected) => {
+    expect(() => loadConfig({ DATA_DIR: path.join(tempDir(), "data"), ...env })).toThrow(expected);
+  });
+
+  it("says so when the parent of DATA_DIR is missing", () => {
+    expect(() => loadConfig({ DATA_DIR: "/no/such/parent/data" })).toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,86 @@
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import busboy from "busboy";
+import { AppError } from "@/lib/errors";
+
+export type UploadedFile = { field: string; filename: string; contentType: string; bytes: Uint8Array };
+export type MultipartBody = { fields: Record<string, string>; files: UploadedFile[] };
+
+export type MultipartLimits = { maxFileBytes: number; maxFiles?: number; maxFields?: number };
+
+const FIELD_BYTES = 1024 * 1024;
+
+/**
+ * Streams a multipart/form-data body with hard limits. A declared Content-Length over the limit is
+ * refused before reading anything; an undeclared one is cut off as soon as a file passes the
+ * limit, so an oversized upload is never buffered whole.
+ */
+export async function parseMultipart(request: Request, limits: MultipartLimits): Promise<MultipartBody> {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
+    throw new AppError("UNSUPPORTED_MEDIA_TYPE", "se esperaba multipart/form-data", "content-type");
+  }
+  const maxFiles = limits.maxFiles ?? 20;
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  const maxBody = limits.maxFileBytes * Math.min(maxFiles, 4) + FIELD_BYTES * 4;
+  if (Number.isFinite(declared) && declared > maxBody) throw tooLarge(limits.maxFileBytes);
+  if (!request.body) throw new AppError("VALIDATION", "el cuerpo de la solicitud está vacío", "body");
+
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { "content-type": contentType },
+      limits: { fileSize: limits.maxFileBytes, files: maxFiles, fields: limits.maxFields ?? 100, fieldSize: FIELD_BYTES },
+      defParamCharset: "utf8",
+    });
+  } catch {
+    throw new AppError("VALIDATION", "cuerpo multipart inválido", "content-type");
+  }
+  const source = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
+
+  return new Promise<MultipartBody>((resolve, reject) => {
+    const fields: Record<string, string> = {};
+    const files: UploadedFile[] = [];
+    let failed = false;
+    const fail = (error: AppError) => {
+      if (failed) return;
+      failed = true;
+      source.unpipe(parser);
+      source.destroy();
+      reject(error);
+    };
+    parser.on("field", (name, value, info) => {
+      if (info.valueTruncated) return fail(new AppError("PAYLOAD_TOO_LARGE", `el campo ${name} es demasiado largo`, name));
+      fields[name] = value;
+    });
+    parser.on("file", (name, stream, info) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      stream.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        chunks.push(chunk);
+      });
+      stream.on("limit", () => fail(tooLarge(limits.maxFileBytes, name)));
+      // A truncated body errors the file stream too; without a listener that would crash the process.
+      stream.on("error", () => fail(new AppError("VALIDATION", "cuerpo multipart inválido o incompleto", name)));
+      stream.on("end", () => {
+        if (failed) return;
+        const bytes = new Uint8Array(Buffer.concat(chunks, size));
+        files.push({ field: name, filename: info.filename ?? "", contentType: info.mimeType, bytes });
+      });
+    });
+    parser.on("filesLimit", () => fail(new AppError("VALIDATION", `se admiten como máximo ${maxFiles} archivos`, "files")));
+    parser.on("fieldsLimit", () => fail(new AppError("VALIDATION", "demasiados campos", "fields")));
+    parser.on("error", () => fail(new AppError("VALIDATION", "cuerpo multipart inválido o incompleto", "body")));
+    parser.on("close", () => {
+      if (!failed) resolve({ fields, files });
+    });
+    source.on("error", () => fail(new AppError("VALIDATION", "la carga se interrumpió", "body")));
+    source.pipe(parser);
+  });
+}
+
+function tooLarge(maxFileBytes: number, field?: string) {
+  const mb = Math.round((maxFileBytes / 1024 / 1024) * 10) / 10;
+  return new AppError("PAYLOAD_TOO_LARGE", `el archivo supera el límite de ${mb} MB`, field ?? "file");
+}

@@ -1,0 +1,45 @@
+import { getServices, type Services } from "@/lib/runtime/services";
+import { verifyStampToken } from "@/lib/auth/verify-stamp-token";
+import { verifyProcessToken, type ProcessCaller } from "@/lib/auth/verify-process-token";
+import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
+import { can, type Permission } from "@/lib/auth/roles";
+import { AppError } from "@/lib/errors";
+import { errorResponse, type ApiFamily } from "./error-responses";
+import { readAuthorization } from "./parse-input";
+
+type RouteContext = { params: Promise<Record<string, string | string[]>> };
+type Handler<Caller> = (request: Request, context: { caller: Caller; services: Services; params: Record<string, string | string[]> }) => Promise<Response>;
+
+/** Public endpoints of an API family (token endpoints, TSA): error mapping only. */
+export function withPublic(family: ApiFamily, handler: Handler<null>) {
+  return async (request: Request, route?: RouteContext) => {
+    try {
+      const services = await getServices();
+      return await handler(request, { caller: null, services, params: (await route?.params) ?? {} });
+    } catch (error) {
+      return errorResponse(error, family);
+    }
+  };
+}
+
+/** Stamp-signing API: `Authorization: Bearer <token>` from /api/auth/token or /api/v3/auth/token. */
+export function withStampToken(handler: Handler<StaffIdentity>, permission: Permission = "stamp:sign") {
+  return withPublic("stamp", async (request, context) => {
+    const token = readAuthorization(request, ["bearer"]);
+    if (!token) throw new AppError("UNAUTHORIZED");
+    const caller = await verifyStampToken(token, context.services.db);
+    if (!can(caller.role, permission)) throw new AppError("FORBIDDEN");
+    return handler(request, { ...context, caller });
+  });
+}
+
+/** Process API: `Authorization: jwt-bearer <token>` (or Bearer) from /api/auth/login, checked against the role's permissions. */
+export function withProcessToken(permission: Permission, handler: Handler<ProcessCaller>) {
+  return withPublic("process", async (request, context) => {
+    const token = readAuthorization(request, ["jwt-bearer", "bearer"]);
+    if (!token) throw new AppError("UNAUTHORIZED");
+    const caller = await verifyProcessToken(token, context.services.config.secretKey, context.services.db);
+    if (!can(caller.role, permission)) throw new AppError("FORBIDDEN");
+    return handler(request, { ...context, caller });
+  });
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// `npm start`: build when the sources are newer than the last build, then serve.
+// Migrations and the first-start bootstrap run inside the server (instrumentation.ts).
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+
+function newestSourceMtime(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSourceMtime(full) : fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function buildIsStale() {
+  const buildId = path.join(root, ".next", "BUILD_ID");
+  if (!fs.existsSync(buildId)) return true;
+  const built = fs.statSync(buildId).mtimeMs;
+  const sources = ["app", "components", "lib", "db", "instrumentation.ts", "next.config.js", "package.json"]
+    .map((p) => path.join(root, p))
+    .filter((p) => fs.existsSync(p))
+    .map((p) => (fs.statSync(p).isDirectory() ? newestSourceMtime(p) : fs.statSync(p).mtimeMs));
+  return Math.max(...sources) > built;
+}
+
+if (buildIsStale()) {
+  console.log("Building the application (first start or changed sources)…");
+  const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit" });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const server = spawn(process.execPath, [nextBin, "start", "-p", process.env.PORT || "3000"], { cwd: root, stdio: "inherit" });
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// `npm test`: type check, build, unit tests, API tests on PGlite and on a real PostgreSQL that this
+// script's suite starts itself, then the browser tests. Stops at the first failing step.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+
+function hasPostgres() {
+  if (fs.existsSync("/usr/lib/postgresql")) {
+    return fs.readdirSync("/usr/lib/postgresql").some((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/initdb`));
+  }
+  return spawnSync("which", ["initdb"]).status === 0;
+}
+
+const steps = [
+  ["type check", bin("tsc"), ["--noEmit", "-p", "."]],
+  ["build", process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"]],
+  ["unit tests", bin("vitest"), ["run", "--project", "unit"]],
+  ["API tests on PGlite", bin("vitest"), ["run", "--project", "api"]],
+];
+if (hasPostgres()) {
+  steps.push(["API tests on PostgreSQL", bin("vitest"), ["run", "--project", "api"], { TEST_DATABASE: "postgres" }]);
+} else if (process.env.CI) {
+  console.error("PostgreSQL is not installed, and CI must run the API suite on it: apt-get install -y postgresql");
+  process.exit(1);
+} else {
+  console.warn("\n!! Skipping the API suite on PostgreSQL: PostgreSQL is not installed (apt-get install -y postgresql).\n");
+}
+steps.push(["browser tests", bin("playwright"), ["test"]]);
+
+const only = process.argv.slice(2);
+for (const [name, command, args, env] of steps) {
+  if (only.length && !only.some((o) => name.toLowerCase().includes(o.toLowerCase()))) continue;
+  const started = Date.now();
+  console.log(`\n=== ${name} ===`);
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  console.log(`=== ${name}: ${result.status === 0 ? "passed" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s ===`);
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
