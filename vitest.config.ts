@@ -24,8 +24,7 @@ export default defineConfig({
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          // each file starts its own server (PGlite is one process per directory); keep memory bounded
-          fileParallelism: false,
+          // each file starts its own server; run with --no-file-parallelism (scripts/test.mjs) to bound memory
         },
       },
     ],

@@ -20,10 +20,10 @@ const steps = [
   ["type check", bin("tsc"), ["--noEmit", "-p", "."]],
   ["build", process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"]],
   ["unit tests", bin("vitest"), ["run", "--project", "unit"]],
-  ["API tests on PGlite", bin("vitest"), ["run", "--project", "api"]],
+  ["API tests on PGlite", bin("vitest"), ["run", "--project", "api", "--no-file-parallelism"]],
 ];
 if (hasPostgres()) {
-  steps.push(["API tests on PostgreSQL", bin("vitest"), ["run", "--project", "api"], { TEST_DATABASE: "postgres" }]);
+  steps.push(["API tests on PostgreSQL", bin("vitest"), ["run", "--project", "api", "--no-file-parallelism"], { TEST_DATABASE: "postgres" }]);
 } else if (process.env.CI) {
   console.error("PostgreSQL is not installed, and CI must run the API suite on it: apt-get install -y postgresql");
   process.exit(1);

@@ -6,7 +6,7 @@ import { startTestServer, waitForExit } from "../fixtures/start-test-server";
 
 /** A bad setting stops the start with a clear message, never a stack trace. */
 describe("start-up configuration", () => {
-  const cases = [
+  const cases: { env: Record<string, string>; expected: RegExp }[] = [
     { env: { APP_ENV: "staging" }, expected: /APP_ENV/ },
     { env: { MAX_UPLOAD_MB: "lots" }, expected: /MAX_UPLOAD_MB/ },
     { env: { DATABASE_URL: "mysql://x" }, expected: /DATABASE_URL: must start with postgres/ },

@@ -22,7 +22,7 @@ export class ConfigError extends Error {
  * Reads and validates the environment once. The secret key is generated and persisted in DATA_DIR
  * on first start so that encrypted data survives restarts without any manual step.
  */
-export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
   const parsed = ZEnv.safeParse(source);
   if (!parsed.success) {
     throw new ConfigError(`Invalid configuration:\n${describeEnvErrors(parsed.error)}`);
