@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../fixtures/start-test-server";
+import { runAdminCli } from "../fixtures/run-admin-cli";
+
+const onPostgres = process.env.TEST_DATABASE === "postgres";
+
+describe("admin CLI", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it.skipIf(onPostgres)("refuses to touch the embedded database while the server runs, and the server keeps working", () => {
+    const result = runAdminCli(["org:list"], server);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/the embedded database in .+ is in use by process \d+; stop it first, or use PostgreSQL/);
+    return fetch(`${server.baseUrl}/api/health`).then((r) => expect(r.status).toBe(200));
+  });
+
+  it.skipIf(onPostgres)("works on the same DATA_DIR once the server was killed (stale lock)", async () => {
+    await server.kill();
+    const result = runAdminCli(["org:list"], server);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("demo.local\tactive");
+    server = await startTestServer({ dataDir: server.dataDir });
+  });
+
+  it.runIf(onPostgres)("works beside a running server on PostgreSQL", () => {
+    const result = runAdminCli(["org:list"], server);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("demo.local\tactive");
+  });
+
+  it("reports each command's result and fails clearly on bad input", async () => {
+    if (!onPostgres) await server.stop();
+    const cli = (...args: string[]) => runAdminCli(args, server);
+    expect(cli("org:create", "--domain", "acme.pe", "--owner-email", "boss@acme.pe", "--owner-password", "Acme-Owner-1")).toMatchObject({
+      code: 0,
+      stdout: "created organization acme.pe with owner boss@acme.pe\n",
+    });
+    const duplicate = cli("org:create", "--domain", "acme.pe", "--owner-email", "x@acme.pe", "--owner-password", "Acme-Owner-1");
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toContain("ya existe");
+    const weak = cli("user:create", "--org", "acme.pe", "--email", "v@acme.pe", "--password", "123", "--role", "viewer");
+    expect(weak.code).toBe(1);
+    expect(weak.stderr).toContain("al menos 8 caracteres");
+    const unknown = cli("credential:create", "--org", "nobody.pe", "--clientname", "c@acme.pe", "--secret", "Secret-1234", "--role", "admin");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("no existe la organización nobody.pe");
+    expect(cli("user:create", "--org", "acme.pe", "--email", "v@acme.pe", "--password", "Viewer-Pass-1", "--role", "viewer").code).toBe(0);
+    expect(cli("credential:create", "--org", "acme.pe", "--clientname", "api@acme.pe", "--secret", "Api-Secret-1", "--role", "operator").code).toBe(0);
+    expect(cli("org:suspend", "acme.pe").stdout).toContain("suspended acme.pe");
+    expect(cli("org:list").stdout).toMatch(/acme\.pe\tsuspended\t2 staff/);
+    expect(cli("org:reactivate", "acme.pe").code).toBe(0);
+    if (!onPostgres) server = await startTestServer({ dataDir: server.dataDir });
+    const login = await fetch(`${server.baseUrl}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: "acme.pe", clientname: "api@acme.pe", password: "Api-Secret-1" }),
+    });
+    expect(login.status).toBe(200);
+  });
+});
