@@ -1,8 +1,5 @@
-import { customType, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-
-const bytea = customType<{ data: Buffer; driverData: Buffer }>({
-  dataType: () => "bytea",
-});
+import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bytea } from "./bytea";
 
 /** Blob bodies when the service runs on PostgreSQL, so several instances share every file. */
 export const blobs = pgTable("blobs", {

@@ -8,7 +8,7 @@ export function createPgBlobStore(db: Db): BlobStore {
   return {
     async put(key, body, contentType) {
       assertBlobKey(key);
-      const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+      const buffer = body;
       await db
         .insert(blobs)
         .values({ key, contentType, size: body.byteLength, body: buffer })

@@ -1,0 +1,77 @@
+import { bigint, index, pgSequence, pgTable, text, timestamp, uniqueIndex, uuid, integer } from "drizzle-orm/pg-core";
+import { organizations, users } from "./organizations";
+
+import { bytea } from "./bytea";
+
+/** RFC 3161 serial numbers: unique and monotonic across every instance sharing the database. */
+export const tsaSerialSeq = pgSequence("tsa_serial_seq", { startWith: 1 });
+export const crlNumberSeq = pgSequence("crl_number_seq", { startWith: 1 });
+
+/**
+ * Certificates the service holds with their private keys, encrypted with AES-256-GCM under
+ * SECRET_KEY (or under a PIN-derived key for certificate holders). `purpose` names the role:
+ * root/issuing/tsa are platform-wide (organization null), agent belongs to an organization.
+ */
+export const pkiCertificates = pgTable(
+  "pki_certificates",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id").references(() => organizations.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ["root", "issuing", "tsa", "agent", "signer", "holder"] }).notNull(),
+    environment: text("environment", { enum: ["quality", "production"] }).notNull(),
+    subject: text("subject").notNull(),
+    serialNumberHex: text("serial_number_hex").notNull(),
+    issuerName: text("issuer_name").notNull(),
+    certificateDer: bytea("certificate_der").notNull(),
+    chainDer: bytea("chain_der"),
+    privateKeyEncrypted: bytea("private_key_encrypted"),
+    source: text("source", { enum: ["built-in", "pkcs12"] }).notNull().default("built-in"),
+    notBefore: timestamp("not_before", { withTimezone: true }).notNull(),
+    notAfter: timestamp("not_after", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("pki_certificates_issuer_serial_key").on(t.issuerName, t.serialNumberHex),
+    index("pki_certificates_purpose_idx").on(t.purpose, t.environment, t.organizationId),
+  ],
+);
+
+/** Holders of a personal certificate for `digital` stamp signatures: sign_username + password + PIN-encrypted key. */
+export const certificateHolders = pgTable(
+  "certificate_holders",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    signUsername: text("sign_username").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    certificateId: uuid("certificate_id")
+      .notNull()
+      .references(() => pkiCertificates.id),
+    failedAttempts: integer("failed_attempts").notNull().default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("certificate_holders_org_username_key").on(t.organizationId, t.signUsername)],
+);
+
+/** updateSignCredentials: the certificate user name and password a staff user registered, encrypted. */
+export const registeredSignCredentials = pgTable("registered_sign_credentials", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  encrypted: bytea("encrypted").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const crlIssues = pgTable("crl_issues", {
+  issuerCertificateId: uuid("issuer_certificate_id")
+    .primaryKey()
+    .references(() => pkiCertificates.id, { onDelete: "cascade" }),
+  crlNumber: bigint("crl_number", { mode: "bigint" }).notNull(),
+  crlDer: bytea("crl_der").notNull(),
+  nextUpdate: timestamp("next_update", { withTimezone: true }).notNull(),
+});
