@@ -3,6 +3,10 @@ import { DataDirInUseError } from "@/db/lock-data-dir";
 import { isAppError } from "@/lib/errors";
 import { bootstrapPlatform } from "@/lib/organizations/bootstrap-platform";
 import { getServices } from "./services";
+import { loadPlatformPki } from "@/lib/certificates/load-platform-pki";
+import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
+import { startBackgroundWork } from "./background-work";
+import { jobHandlers, periodicSweeps } from "./job-handlers";
 import { logError, logInfo } from "./log";
 
 /**
@@ -33,6 +37,8 @@ export async function startServer() {
         console.log(`\n  Admin login: ${bootstrap.owner.email}\n  Generated password: ${bootstrap.password}\n`);
       }
     }
+    await loadPlatformPki(services.db, pkiSettingsOf(config));
+    startBackgroundWork(services.db, jobHandlers(services), periodicSweeps(services));
     logInfo("server ready", {
       database: services.databaseKind,
       dataDir: config.dataDir,

@@ -1,0 +1,72 @@
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { organizations, pkiCertificates } from "@/db/schema";
+import { issueAgentCertificate } from "@/lib/pki/issue-certificate";
+import { decryptPrivateKey } from "@/lib/pki/encrypt-private-key";
+import { importPrivateKey } from "@/lib/pki/import-private-key";
+import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
+import { crlBaseUrl, loadPlatformPki, type PkiSettings } from "./load-platform-pki";
+import { keyAad, lockPkiCreation, splitDer, storeCertificate } from "./store-certificate";
+
+const CACHE = Symbol.for("firmaviva.agent-signers");
+type Holder = { [CACHE]?: Map<string, { rowId: string; signer: CmsSignerInput }> };
+
+/**
+ * The organization's "agente" certificate: an imported PKCS#12 when there is one, otherwise a
+ * certificate issued by the built-in issuing CA on first use.
+ */
+export async function loadAgentSigner(organizationId: string, db: Db, settings: PkiSettings): Promise<CmsSignerInput> {
+  const row = (await latestAgentRow(organizationId, db, settings)) ?? (await issueAgentRow(organizationId, db, settings));
+  const holder = globalThis as Holder;
+  holder[CACHE] ??= new Map();
+  const cached = holder[CACHE].get(organizationId);
+  if (cached?.rowId === row.id) return cached.signer;
+  const pkcs8 = decryptPrivateKey(new Uint8Array(row.privateKeyEncrypted!), settings.secretKey, keyAad("agent", row.serialNumberHex));
+  const signer: CmsSignerInput = {
+    certificateDer: new Uint8Array(row.certificateDer),
+    privateKey: await importPrivateKey(pkcs8),
+    chainDer: splitDer(row.chainDer ? new Uint8Array(row.chainDer) : null),
+  };
+  holder[CACHE].set(organizationId, { rowId: row.id, signer });
+  return signer;
+}
+
+async function latestAgentRow(organizationId: string, db: Db, settings: PkiSettings) {
+  const [row] = await db
+    .select()
+    .from(pkiCertificates)
+    .where(
+      and(
+        eq(pkiCertificates.organizationId, organizationId),
+        eq(pkiCertificates.purpose, "agent"),
+        eq(pkiCertificates.environment, settings.environment),
+        isNull(pkiCertificates.revokedAt),
+      ),
+    )
+    .orderBy(desc(pkiCertificates.createdAt))
+    .limit(1);
+  return row && row.notAfter > new Date() ? row : undefined;
+}
+
+async function issueAgentRow(organizationId: string, db: Db, settings: PkiSettings) {
+  const pki = await loadPlatformPki(db, settings);
+  return db.transaction(async (tx) => {
+    await lockPkiCreation(tx, `agent:${organizationId}`);
+    const again = await latestAgentRow(organizationId, tx, settings);
+    if (again) return again;
+    const [organization] = await tx.select().from(organizations).where(eq(organizations.id, organizationId));
+    const certificate = await issueAgentCertificate(pki.issuing, {
+      organizationName: organization.displayName,
+      domain: organization.domain,
+      crlBaseUrl: crlBaseUrl(settings.publicUrl),
+    });
+    return storeCertificate(tx, {
+      certificate,
+      purpose: "agent",
+      environment: settings.environment,
+      organizationId,
+      chainDer: [pki.issuing.certificateDer, pki.root.certificateDer],
+      secretKey: settings.secretKey,
+    });
+  });
+}

@@ -1,0 +1,83 @@
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { pkiCertificates } from "@/db/schema";
+import { createPkiHierarchy } from "@/lib/pki/generate-pki-hierarchy";
+import { decryptPrivateKey } from "@/lib/pki/encrypt-private-key";
+import { loadIssuedCertificate, type IssuedCertificate } from "@/lib/pki/issued-certificate";
+import { keyAad, lockPkiCreation, storeCertificate, type CertificatePurpose } from "./store-certificate";
+
+export type PlatformPki = {
+  environment: "quality" | "production";
+  root: IssuedCertificate;
+  issuing: IssuedCertificate;
+  tsa: IssuedCertificate;
+  issuingRowId: string;
+  rootRowId: string;
+};
+
+export type PkiSettings = { environment: "quality" | "production"; secretKey: Uint8Array; publicUrl: string };
+
+export const crlBaseUrl = (publicUrl: string) => `${publicUrl}/api/pki/crl`;
+
+const CACHE = Symbol.for("firmaviva.platform-pki");
+type Holder = { [CACHE]?: Map<string, Promise<PlatformPki>> };
+
+/**
+ * The built-in root CA, issuing CA and TSA certificate for this environment, generated on first
+ * use and kept in the database with encrypted keys. Cached per process.
+ */
+export function loadPlatformPki(db: Db, settings: PkiSettings): Promise<PlatformPki> {
+  const holder = globalThis as Holder;
+  holder[CACHE] ??= new Map();
+  const cached = holder[CACHE].get(settings.environment);
+  if (cached) return cached;
+  const loading = loadOrCreate(db, settings).catch((error) => {
+    holder[CACHE]!.delete(settings.environment);
+    throw error;
+  });
+  holder[CACHE].set(settings.environment, loading);
+  return loading;
+}
+
+async function loadOrCreate(db: Db, settings: PkiSettings): Promise<PlatformPki> {
+  const existing = await readHierarchy(db, settings);
+  if (existing) return existing;
+  return db.transaction(async (tx) => {
+    await lockPkiCreation(tx, `platform:${settings.environment}`);
+    const again = await readHierarchy(tx, settings);
+    if (again) return again;
+    const hierarchy = await createPkiHierarchy({ environment: settings.environment, crlBaseUrl: crlBaseUrl(settings.publicUrl) });
+    const common = { environment: settings.environment, secretKey: settings.secretKey } as const;
+    const root = await storeCertificate(tx, { ...common, certificate: hierarchy.root, purpose: "root" });
+    const issuing = await storeCertificate(tx, { ...common, certificate: hierarchy.issuing, purpose: "issuing", chainDer: [hierarchy.root.certificateDer] });
+    await storeCertificate(tx, { ...common, certificate: hierarchy.tsa, purpose: "tsa", chainDer: [hierarchy.issuing.certificateDer, hierarchy.root.certificateDer] });
+    return { environment: settings.environment, ...hierarchy, issuingRowId: issuing.id, rootRowId: root.id };
+  });
+}
+
+async function readHierarchy(db: Db, settings: PkiSettings): Promise<PlatformPki | null> {
+  const pick = async (purpose: CertificatePurpose) => {
+    const [row] = await db
+      .select()
+      .from(pkiCertificates)
+      .where(and(eq(pkiCertificates.purpose, purpose), eq(pkiCertificates.environment, settings.environment), isNull(pkiCertificates.organizationId), isNull(pkiCertificates.revokedAt)))
+      .orderBy(desc(pkiCertificates.createdAt))
+      .limit(1);
+    return row;
+  };
+  const [root, issuing, tsa] = await Promise.all([pick("root"), pick("issuing"), pick("tsa")]);
+  if (!root || !issuing || !tsa) return null;
+  const open = (row: typeof root) =>
+    loadIssuedCertificate(
+      new Uint8Array(row.certificateDer),
+      decryptPrivateKey(new Uint8Array(row.privateKeyEncrypted!), settings.secretKey, keyAad(row.purpose, row.serialNumberHex)),
+    );
+  return {
+    environment: settings.environment,
+    root: await open(root),
+    issuing: await open(issuing),
+    tsa: await open(tsa),
+    issuingRowId: issuing.id,
+    rootRowId: root.id,
+  };
+}

@@ -1,0 +1,6 @@
+import type { AppConfig } from "@/lib/config";
+import type { PkiSettings } from "./load-platform-pki";
+
+export function pkiSettingsOf(config: AppConfig): PkiSettings {
+  return { environment: config.APP_ENV, secretKey: config.secretKey, publicUrl: config.publicUrl };
+}

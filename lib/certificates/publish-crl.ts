@@ -1,0 +1,57 @@
+import { and, eq, isNotNull } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { crlIssues, pkiCertificates } from "@/db/schema";
+import { buildCrl } from "@/lib/pki/build-crl";
+import { crlSlug } from "@/lib/pki/crl-distribution-url";
+import { readX509Certificate } from "@/lib/pki/x509-provider";
+import { sql } from "drizzle-orm";
+import { AppError } from "@/lib/errors";
+import { loadPlatformPki, type PkiSettings } from "./load-platform-pki";
+
+const CRL_LIFETIME_MS = 24 * 3600 * 1000;
+
+/**
+ * The current CRL of the root or issuing CA, named by the file in its certificates' CRL
+ * distribution point. Re-signed when a certificate was revoked since, or when it is due.
+ */
+export async function publishCrl(fileName: string, db: Db, settings: PkiSettings): Promise<Uint8Array> {
+  const pki = await loadPlatformPki(db, settings);
+  const issuers = [
+    { rowId: pki.rootRowId, certificate: pki.root },
+    { rowId: pki.issuingRowId, certificate: pki.issuing },
+  ];
+  const issuer = issuers.find((i) => `${crlSlug(commonName(i.certificate.certificateDer))}.crl` === fileName);
+  if (!issuer) throw new AppError("NOT_FOUND");
+  const issuerName = readX509Certificate(issuer.certificate.certificateDer).subject;
+  const revoked = await db
+    .select({ serialNumberHex: pkiCertificates.serialNumberHex, revokedAt: pkiCertificates.revokedAt })
+    .from(pkiCertificates)
+    .where(and(eq(pkiCertificates.issuerName, issuerName), isNotNull(pkiCertificates.revokedAt)));
+  const [current] = await db.select().from(crlIssues).where(eq(crlIssues.issuerCertificateId, issuer.rowId));
+  const latestRevocation = Math.max(0, ...revoked.map((r) => r.revokedAt!.getTime()));
+  const issuedAt = current ? current.nextUpdate.getTime() - CRL_LIFETIME_MS : 0;
+  if (current && current.nextUpdate.getTime() - Date.now() > CRL_LIFETIME_MS / 2 && latestRevocation < issuedAt) {
+    return new Uint8Array(current.crlDer);
+  }
+  const [{ crlNumber }] = (await db.execute(sql`select nextval('crl_number_seq')::text as "crlNumber"`).then((r) =>
+    Array.isArray(r) ? r : (r as { rows: unknown[] }).rows,
+  )) as { crlNumber: string }[];
+  const thisUpdate = new Date();
+  const nextUpdate = new Date(thisUpdate.getTime() + CRL_LIFETIME_MS);
+  const crlDer = await buildCrl(issuer.certificate, {
+    revoked: revoked.map((r) => ({ serialNumberHex: r.serialNumberHex, revokedAt: r.revokedAt! })),
+    crlNumber: BigInt(crlNumber),
+    thisUpdate,
+    nextUpdate,
+  });
+  await db
+    .insert(crlIssues)
+    .values({ issuerCertificateId: issuer.rowId, crlNumber: BigInt(crlNumber), crlDer, nextUpdate })
+    .onConflictDoUpdate({ target: crlIssues.issuerCertificateId, set: { crlNumber: BigInt(crlNumber), crlDer, nextUpdate } });
+  return crlDer;
+}
+
+function commonName(certificateDer: Uint8Array): string {
+  const subject = readX509Certificate(certificateDer).subjectName;
+  return subject.getField("CN")[0] ?? "";
+}
