@@ -1,0 +1,31 @@
+/** Expected failures of key, certificate and CMS handling; callers map the code to their API. */
+export const pkiErrorCodes = [
+  "WRONG_PIN",
+  "WRONG_PKCS12_PASSWORD",
+  "INVALID_PKCS12",
+  "UNSUPPORTED_PKCS12_ALGORITHM",
+  "UNSUPPORTED_KEY",
+  "KEY_CERTIFICATE_MISMATCH",
+  "INVALID_CERTIFICATE",
+  "INVALID_ENCRYPTED_KEY",
+  "DECRYPTION_FAILED",
+  "INVALID_CMS",
+  "INVALID_INPUT",
+] as const;
+
+export type PkiErrorCode = (typeof pkiErrorCodes)[number];
+
+export class PkiError extends Error {
+  constructor(
+    readonly code: PkiErrorCode,
+    message?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message ?? code, options);
+    this.name = "PkiError";
+  }
+}
+
+export function isPkiError(error: unknown, code?: PkiErrorCode): error is PkiError {
+  return error instanceof PkiError && (code === undefined || error.code === code);
+}

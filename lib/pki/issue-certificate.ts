@@ -1,0 +1,119 @@
+import { createCertificate } from "@/lib/pki/create-certificate";
+import { PkiError } from "@/lib/pki/errors";
+import type { IssuedCertificate } from "@/lib/pki/issued-certificate";
+import { oids } from "@/lib/pki/object-identifiers";
+import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
+
+const minute = 60 * 1000;
+const day = 24 * 60 * minute;
+// relying parties whose clock runs a little behind must already see the certificate as valid
+const clockSkew = minute;
+
+/** person_id_type of the stamp API: national id (DNI), foreigner card (CE), passport (PAS). */
+export type PersonIdType = "DNI" | "CE" | "PAS";
+
+export type PersonIdentity = {
+  givenNames: string;
+  lastNames: string;
+  /** ISO 3166 alpha-3, e.g. PER. */
+  nationality: string;
+  idType: PersonIdType;
+  idNumber: string;
+};
+
+const alpha2ByNationality: Record<string, string> = { PER: "PE", CHL: "CL" };
+
+/** ETSI EN 319 412-1 style semantic identifier: IDCPER-12345678, PASPER-1234567890. */
+export function personSerialNumber(identity: Pick<PersonIdentity, "idType" | "nationality" | "idNumber">): string {
+  const prefix = identity.idType === "PAS" ? "PAS" : "IDC";
+  return `${prefix}${identity.nationality}-${identity.idNumber}`;
+}
+
+function personSubject(identity: PersonIdentity): x509.JsonNameParams {
+  const givenNames = identity.givenNames.trim();
+  const lastNames = identity.lastNames.trim();
+  if (!givenNames || !lastNames) throw new PkiError("INVALID_INPUT", "givenNames and lastNames are required");
+  if (!/^[A-Z]{3}$/.test(identity.nationality)) throw new PkiError("INVALID_INPUT", "nationality must be 3 capital letters");
+  // serialNumber is a PrintableString: digits, letters and hyphens cover every supported id format
+  if (!/^[A-Za-z0-9-]{1,40}$/.test(identity.idNumber)) throw new PkiError("INVALID_INPUT", "idNumber has invalid characters");
+  const country = alpha2ByNationality[identity.nationality];
+  return [
+    ...(country ? [{ C: [country] }] : []),
+    { SN: [lastNames] },
+    { G: [givenNames] },
+    { [oids.subjectSerialNumber]: [{ printableString: personSerialNumber(identity) }] },
+    { CN: [`${givenNames} ${lastNames}`] },
+  ];
+}
+
+function endEntityExtensions(): x509.Extension[] {
+  return [
+    new x509.BasicConstraintsExtension(false, undefined, true),
+    new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation, true),
+    new x509.ExtendedKeyUsageExtension([oids.emailProtectionEku, oids.documentSigningEku], false),
+  ];
+}
+
+/** A certificate must not outlive its issuer; path validation would reject the tail anyway. */
+function clampToIssuer(issuing: IssuedCertificate, notAfter: Date): Date {
+  const issuerNotAfter = readX509Certificate(issuing.certificateDer).notAfter;
+  return notAfter > issuerNotAfter ? issuerNotAfter : notAfter;
+}
+
+function requirePositiveInteger(value: number, name: string): void {
+  if (!Number.isInteger(value) || value <= 0) throw new PkiError("INVALID_INPUT", `${name} must be a positive integer`);
+}
+
+/** Long-lived organization certificate for the "agente" (automated agent) signature type. */
+export async function issueAgentCertificate(
+  issuing: IssuedCertificate,
+  options: { organizationName: string; domain: string; crlBaseUrl: string; validityDays?: number; now?: Date },
+): Promise<IssuedCertificate> {
+  const organizationName = options.organizationName.trim();
+  if (!organizationName) throw new PkiError("INVALID_INPUT", "organizationName is required");
+  const validityDays = options.validityDays ?? 3 * 365;
+  requirePositiveInteger(validityDays, "validityDays");
+  const now = options.now ?? new Date();
+  return createCertificate({
+    subject: [{ O: [organizationName] }, { CN: [organizationName] }],
+    issuer: issuing,
+    crlBaseUrl: options.crlBaseUrl,
+    notBefore: new Date(now.getTime() - clockSkew),
+    notAfter: clampToIssuer(issuing, new Date(now.getTime() + validityDays * day)),
+    extensions: [...endEntityExtensions(), new x509.SubjectAlternativeNameExtension([{ type: "dns", value: options.domain }])],
+  });
+}
+
+/** Short-lived certificate for one signing session of a person; a fresh key every time. */
+export async function issueSignerCertificate(
+  issuing: IssuedCertificate,
+  options: PersonIdentity & { validityMinutes: number; crlBaseUrl: string; now?: Date },
+): Promise<IssuedCertificate> {
+  requirePositiveInteger(options.validityMinutes, "validityMinutes");
+  const now = options.now ?? new Date();
+  return createCertificate({
+    subject: personSubject(options),
+    issuer: issuing,
+    crlBaseUrl: options.crlBaseUrl,
+    notBefore: new Date(now.getTime() - clockSkew),
+    notAfter: clampToIssuer(issuing, new Date(now.getTime() + options.validityMinutes * minute)),
+    extensions: endEntityExtensions(),
+  });
+}
+
+/** Long-lived personal certificate held by the service for the "digital" signature type. */
+export async function issueHolderCertificate(
+  issuing: IssuedCertificate,
+  options: PersonIdentity & { validityDays: number; crlBaseUrl: string; now?: Date },
+): Promise<IssuedCertificate> {
+  requirePositiveInteger(options.validityDays, "validityDays");
+  const now = options.now ?? new Date();
+  return createCertificate({
+    subject: personSubject(options),
+    issuer: issuing,
+    crlBaseUrl: options.crlBaseUrl,
+    notBefore: new Date(now.getTime() - clockSkew),
+    notAfter: clampToIssuer(issuing, new Date(now.getTime() + options.validityDays * day)),
+    extensions: endEntityExtensions(),
+  });
+}

@@ -1,0 +1,101 @@
+import { createHash, createPublicKey, KeyObject, sign } from "node:crypto";
+import { der } from "@/lib/pki/der-encoder";
+import { PkiError } from "@/lib/pki/errors";
+import { oids } from "@/lib/pki/object-identifiers";
+import { parseCertificateFields } from "@/lib/pki/parse-certificate-fields";
+import { buildSigningCertificateV2Attribute } from "@/lib/pki/signing-certificate-v2-attribute";
+
+export type CmsSignerInput = {
+  certificateDer: Uint8Array;
+  privateKey: CryptoKey;
+  /** Intermediate certificates (the signer certificate itself may be repeated; it is deduplicated). */
+  chainDer: readonly Uint8Array[];
+};
+
+/** Everything a SignerInfo needs, derived once per certificate and key. */
+export type PreparedCmsSigner = {
+  certificateDer: Uint8Array;
+  /** Signer certificate first, then the chain, without duplicates. */
+  certificatesDer: readonly Uint8Array[];
+  issuerAndSerialNumberDer: Uint8Array;
+  signingCertificateV2AttributeDer: Uint8Array;
+  signatureAlgorithmDer: Uint8Array;
+  /** SHA-256 signature; ECDSA values are DER ECDSA-Sig-Value, RSA is PKCS#1 v1.5. */
+  sign(data: Uint8Array): Uint8Array;
+};
+
+type CertificateEntry = { issuerAndSerialNumberDer: Uint8Array; signingCertificateV2AttributeDer: Uint8Array; publicKey: KeyObject };
+type KeyEntry = { keyObject: KeyObject; kind: "ec" | "rsa"; publicKey: KeyObject; matchingCertificates: Set<string> };
+
+// Keyed by certificate hash, so bytes re-read from storage still hit; bounded because certificates are per signer.
+const certificateCache = new Map<string, CertificateEntry>();
+const certificateCacheLimit = 512;
+const keyCache = new WeakMap<CryptoKey, KeyEntry>();
+
+function certificateEntry(certificateDer: Uint8Array, hash: string): CertificateEntry {
+  const cached = certificateCache.get(hash);
+  if (cached) return cached;
+  const fields = parseCertificateFields(certificateDer);
+  let publicKey: KeyObject;
+  try {
+    publicKey = createPublicKey({ key: Buffer.from(fields.subjectPublicKeyInfoDer), format: "der", type: "spki" });
+  } catch (error) {
+    throw new PkiError("UNSUPPORTED_KEY", "The certificate public key is not supported", { cause: error });
+  }
+  const entry = {
+    issuerAndSerialNumberDer: der.sequence(fields.issuerDer, fields.serialNumberDer),
+    signingCertificateV2AttributeDer: buildSigningCertificateV2Attribute(certificateDer),
+    publicKey,
+  };
+  if (certificateCache.size >= certificateCacheLimit) certificateCache.delete(certificateCache.keys().next().value!);
+  certificateCache.set(hash, entry);
+  return entry;
+}
+
+function keyEntry(privateKey: CryptoKey): KeyEntry {
+  const cached = keyCache.get(privateKey);
+  if (cached) return cached;
+  const keyObject = KeyObject.from(privateKey);
+  const type = keyObject.asymmetricKeyType;
+  if (type !== "ec" && type !== "rsa") {
+    throw new PkiError("UNSUPPORTED_KEY", `Only ECDSA and RSA PKCS#1 v1.5 keys can sign CMS (got ${type ?? "unknown"})`);
+  }
+  const entry: KeyEntry = { keyObject, kind: type, publicKey: createPublicKey(keyObject), matchingCertificates: new Set() };
+  keyCache.set(privateKey, entry);
+  return entry;
+}
+
+const ecdsaWithSha256 = der.sequence(der.oid(oids.ecdsaWithSha256));
+const sha256WithRsa = der.sequence(der.oid(oids.sha256WithRsaEncryption), der.null());
+
+export function prepareCmsSigner(input: CmsSignerInput): PreparedCmsSigner {
+  const hash = createHash("sha256").update(input.certificateDer).digest("hex");
+  const certificate = certificateEntry(input.certificateDer, hash);
+  const key = keyEntry(input.privateKey);
+  if (!key.matchingCertificates.has(hash)) {
+    // a PKCS#12 or a database row can pair a key with the wrong certificate; the CMS would never verify
+    if (!key.publicKey.equals(certificate.publicKey)) {
+      throw new PkiError("KEY_CERTIFICATE_MISMATCH", "The private key does not belong to the signer certificate");
+    }
+    key.matchingCertificates.add(hash);
+  }
+
+  const seen = new Set<string>([hash]);
+  const certificatesDer = [input.certificateDer];
+  for (const chainCertificate of input.chainDer) {
+    const chainHash = createHash("sha256").update(chainCertificate).digest("hex");
+    if (seen.has(chainHash)) continue;
+    seen.add(chainHash);
+    certificatesDer.push(chainCertificate);
+  }
+
+  const signOptions = key.kind === "ec" ? { key: key.keyObject, dsaEncoding: "der" as const } : key.keyObject;
+  return {
+    certificateDer: input.certificateDer,
+    certificatesDer,
+    issuerAndSerialNumberDer: certificate.issuerAndSerialNumberDer,
+    signingCertificateV2AttributeDer: certificate.signingCertificateV2AttributeDer,
+    signatureAlgorithmDer: key.kind === "ec" ? ecdsaWithSha256 : sha256WithRsa,
+    sign: (data) => new Uint8Array(sign("sha256", data, signOptions)),
+  };
+}
