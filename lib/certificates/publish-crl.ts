@@ -6,6 +6,7 @@ import { crlSlug } from "@/lib/pki/crl-distribution-url";
 import { readX509Certificate } from "@/lib/pki/x509-provider";
 import { sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
+import type { IssuedCertificate } from "@/lib/pki/issued-certificate";
 import { loadPlatformPki, type PkiSettings } from "./load-platform-pki";
 
 const CRL_LIFETIME_MS = 24 * 3600 * 1000;
@@ -15,14 +16,28 @@ const CRL_LIFETIME_MS = 24 * 3600 * 1000;
  * distribution point. Re-signed when a certificate was revoked since, or when it is due.
  */
 export async function publishCrl(fileName: string, db: Db, settings: PkiSettings): Promise<Uint8Array> {
+  const issuer = (await platformIssuers(db, settings)).find((i) => `${crlSlug(commonName(i.certificate.certificateDer))}.crl` === fileName);
+  if (!issuer) throw new AppError("NOT_FOUND");
+  return currentCrl(issuer, db);
+}
+
+/** The current CRLs of the root and issuing CA, for the DSS of long-term-validation documents. */
+export async function currentPlatformCrls(db: Db, settings: PkiSettings): Promise<Uint8Array[]> {
+  const issuers = await platformIssuers(db, settings);
+  return Promise.all(issuers.map((issuer) => currentCrl(issuer, db)));
+}
+
+type Issuer = { rowId: string; certificate: IssuedCertificate };
+
+async function platformIssuers(db: Db, settings: PkiSettings): Promise<Issuer[]> {
   const pki = await loadPlatformPki(db, settings);
-  const issuers = [
+  return [
     { rowId: pki.rootRowId, certificate: pki.root },
     { rowId: pki.issuingRowId, certificate: pki.issuing },
   ];
-  const issuer = issuers.find((i) => `${crlSlug(commonName(i.certificate.certificateDer))}.crl` === fileName);
-  if (!issuer) throw new AppError("NOT_FOUND");
-  const issuerName = readX509Certificate(issuer.certificate.certificateDer).subject;
+}
+
+async function currentCrl(issuer: Issuer, db: Db): Promise<Uint8Array> {  const issuerName = readX509Certificate(issuer.certificate.certificateDer).subject;
   const revoked = await db
     .select({ serialNumberHex: pkiCertificates.serialNumberHex, revokedAt: pkiCertificates.revokedAt })
     .from(pkiCertificates)

@@ -13,8 +13,11 @@ export interface LongTermValidationInput {
   certificates: Uint8Array[];
   crls: Uint8Array[];
   ocsps?: Uint8Array[];
-  /** Returns a TimeStampToken (DER) over the given SHA-256 of the byte range. */
-  timestamp: (digestSha256: Uint8Array) => Promise<Uint8Array>;
+  /**
+   * Returns a TimeStampToken (DER) over the given SHA-256 of the byte range. Without it only the
+   * validation-data revision is written (PAdES B-LT instead of B-LTA).
+   */
+  timestamp?: (digestSha256: Uint8Array) => Promise<Uint8Array>;
   /** Bytes reserved for the token in /Contents. */
   contentsBytes?: number;
 }
@@ -63,6 +66,7 @@ export async function finishLongTermValidation(bytes: Uint8Array, input: LongTer
     catalog.set(PDFName.of("DSS"), dssRef);
     dssUpdate.put(catalogRef, catalog);
     const dssRevision = dssUpdate.write();
+    if (!input.timestamp) return { dssBytes: dssRevision.bytes, tsBytes: null, bodyOffset: 0, placeholder: null };
 
     const tsUpdate = new IncrementalUpdate(pdf, dssRevision.next);
     const placeholder = buildSignatureDictionary({ kind: "doc-timestamp", contentsBytes: input.contentsBytes ?? DEFAULT_TOKEN_BYTES });
@@ -77,6 +81,12 @@ export async function finishLongTermValidation(bytes: Uint8Array, input: LongTer
       placeholder,
     };
   });
+  if (!prepared.tsBytes || !prepared.placeholder || !input.timestamp) {
+    const withDss = new Uint8Array(bytes.length + prepared.dssBytes.length);
+    withDss.set(bytes, 0);
+    withDss.set(prepared.dssBytes, bytes.length);
+    return withDss;
+  }
   const output = new Uint8Array(bytes.length + prepared.dssBytes.length + prepared.tsBytes.length);
   output.set(bytes, 0);
   output.set(prepared.dssBytes, bytes.length);

@@ -1,12 +1,14 @@
 import type { JobHandler } from "@/lib/outbox/run-dispatcher";
 import type { Services } from "./services";
+import { stampSignJobHandler } from "@/lib/stamp-signing/run-stamp-sign-job";
+import { processExpirySweep, processOutboxHandlers } from "@/lib/processes/outbox-handlers";
 
 /** Every outbox kind and the handler that performs it. */
-export function jobHandlers(_services: Services): Record<string, JobHandler> {
-  return {};
+export function jobHandlers(services: Services): Record<string, JobHandler> {
+  return { "stamp.sign": stampSignJobHandler(services), ...processOutboxHandlers(services.config) };
 }
 
 /** Periodic work (expiry sweeps). */
-export function periodicSweeps(_services: Services): { everyMs: number; run: () => Promise<unknown> }[] {
-  return [];
+export function periodicSweeps(services: Services): { everyMs: number; run: () => Promise<unknown> }[] {
+  return [{ everyMs: processExpirySweep.everyMs, run: () => processExpirySweep.run({}, services.db) }];
 }

@@ -1,0 +1,17 @@
+import { withStampToken } from "@/lib/http/with-api-auth";
+import { parseMultipart } from "@/lib/http/parse-multipart";
+import { parseWith } from "@/lib/http/parse-input";
+import { enrollCertificateHolder, ZEnrollCertificateHolder } from "@/lib/stamp-signing/enroll-certificate-holder";
+import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
+
+/** POST /api/v2|v3/certificateHolders — enrol a holder for `digital` signatures (admin). */
+export const enrollCertificateHolderHandler = withStampToken(async (request, { caller, services }) => {
+  const body = await parseMultipart(request, { maxFileBytes: 1024 * 1024, maxFiles: 1 });
+  const fields = parseWith(ZEnrollCertificateHolder, body.fields);
+  const p12 = body.files.find((f) => f.field === "p12_file")?.bytes;
+  const holder = await enrollCertificateHolder({ ...fields, organizationId: caller.organizationId, p12 }, pkiSettingsOf(services.config), services.db);
+  return Response.json(
+    { success: true, message: "Titular de certificado registrado", sign_username: holder.signUsername, subject: holder.subject, not_after: holder.notAfter.toISOString() },
+    { status: 201 },
+  );
+}, "certificates:manage");

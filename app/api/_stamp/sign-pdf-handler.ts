@@ -1,0 +1,16 @@
+import { withStampToken } from "@/lib/http/with-api-auth";
+import { parseMultipart } from "@/lib/http/parse-multipart";
+import { parseWith } from "@/lib/http/parse-input";
+import { ZSignPdfFields } from "@/lib/stamp-signing/schemas";
+import { requestStampSignature } from "@/lib/stamp-signing/request-stamp-signature";
+import { pdfResponse } from "./pdf-response";
+
+/** POST /api/v2|v3/signPDF */
+export const signPdfHandler = withStampToken(async (request, { caller, services }) => {
+  const body = await parseMultipart(request, { maxFileBytes: services.config.maxUploadBytes, maxFiles: 2 });
+  const fields = parseWith(ZSignPdfFields, body.fields);
+  const file = (name: string) => body.files.find((f) => f.field === name);
+  const result = await requestStampSignature({ caller, fields, pdf: file("pdf_file"), image: file("image") }, services);
+  if (result.mode === "async") return Response.json({ success: true, message: "OK", tx_token: result.txToken, doc_id: result.docId });
+  return pdfResponse(result.pdf, result.txToken, fields.binary_resp);
+});

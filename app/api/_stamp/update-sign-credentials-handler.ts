@@ -1,0 +1,11 @@
+import { withStampToken } from "@/lib/http/with-api-auth";
+import { parseJsonBody } from "@/lib/http/parse-input";
+import { ZUpdateSignCredentials } from "@/lib/stamp-signing/schemas";
+import { updateSignCredentials } from "@/lib/stamp-signing/update-sign-credentials";
+
+/** POST /api/v2|v3/updateSignCredentials */
+export const updateSignCredentialsHandler = withStampToken(async (request, { caller, services }) => {
+  const body = await parseJsonBody(request, ZUpdateSignCredentials);
+  await updateSignCredentials({ userId: caller.userId, signUsername: body.sign_username, signPassword: body.sign_password }, services.config.secretKey, services.db);
+  return Response.json({ success: true, message: "Credenciales registradas correctamente" });
+});

@@ -1,0 +1,144 @@
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../fixtures/start-test-server";
+import { StampApiClient, fixture } from "../fixtures/stamp-api-client";
+import { opensslTsQuery, opensslTsVerify, tempFile, validatePdf, validateTsr } from "../fixtures/independent-validators";
+
+let server: TestServer;
+let api: StampApiClient;
+let caPem: string;
+const contract = fixture("pdfs/valid/libreoffice74-contrato-a4.pdf");
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = new StampApiClient(server.baseUrl);
+  await api.login("v2");
+  caPem = await api.caPem();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("signTimeStamp", () => {
+  for (const hash of ["sha256", "sha384", "sha512"] as const) {
+    it(`answers a .tsr that openssl verifies (${hash})`, async () => {
+      const query = opensslTsQuery(contract, hash);
+      const response = await api.postForm("/api/v2/signTimeStamp", {}, { tsq_file: query });
+      const body = await response.json();
+      expect(body).toMatchObject({ success: true, message: "OK" });
+      const tsr = new Uint8Array(Buffer.from(body.tsr_file, "base64"));
+      expect(opensslTsVerify(tsr, query, caPem)).toContain("Verification: OK");
+      expect(validateTsr(tsr, query, caPem).pass).toBe(true);
+    });
+  }
+
+  it("refuses a SHA-1 request with a clear message", async () => {
+    const query = opensslTsQuery(contract, "sha1" as never);
+    const response = await api.postForm("/api/v3/signTimeStamp", {}, { tsq_file: query });
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toMatch(/rechazada: badAlg/);
+  });
+
+  it("refuses a missing tsq_file", async () => {
+    const response = await api.postForm("/api/v2/signTimeStamp", { other: "x" });
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toMatch(/tsq_file es obligatorio/);
+  });
+});
+
+describe("RFC 3161 transport at /api/tsa", () => {
+  it("serves application/timestamp-query like any TSA", async () => {
+    const query = opensslTsQuery(contract, "sha256", ["-no_nonce"]);
+    const response = await fetch(`${server.baseUrl}/api/tsa`, { method: "POST", headers: { "content-type": "application/timestamp-query" }, body: Buffer.from(query) });
+    expect(response.headers.get("content-type")).toBe("application/timestamp-reply");
+    const tsr = new Uint8Array(await response.arrayBuffer());
+    expect(opensslTsVerify(tsr, query, caPem)).toContain("Verification: OK");
+  });
+
+  it("answers garbage with a rejection, never a crash", async () => {
+    const response = await fetch(`${server.baseUrl}/api/tsa`, { method: "POST", headers: { "content-type": "application/timestamp-query" }, body: "garbage" });
+    expect(response.status).toBe(200);
+    const text = execFileSync("openssl", ["ts", "-reply", "-in", tempFile("g.tsr", new Uint8Array(await response.arrayBuffer())), "-text"], { encoding: "utf8" });
+    expect(text).toMatch(/Status: Rejected\./);
+    expect(text).toMatch(/the data submitted has the wrong format/);
+  });
+});
+
+describe("PKI publication", () => {
+  it("publishes the CA in PEM and DER and a CRL at the certificates' distribution point", async () => {
+    expect(caPem.match(/BEGIN CERTIFICATE/g)).toHaveLength(2);
+    const der = new Uint8Array(await (await fetch(`${server.baseUrl}/api/pki/ca.der`)).arrayBuffer());
+    const subject = execFileSync("openssl", ["x509", "-inform", "DER", "-in", tempFile("ca.der", der), "-noout", "-subject"], { encoding: "utf8" });
+    expect(subject).toContain("FirmaViva Root CA (Calidad)");
+    const issuingPem = caPem.split(/(?=-----BEGIN CERTIFICATE-----)/)[1];
+    const text = execFileSync("openssl", ["x509", "-in", tempFile("i.pem", issuingPem), "-noout", "-ext", "crlDistributionPoints"], { encoding: "utf8" });
+    const url = /URI:(\S+)/.exec(text)![1];
+    const crl = new Uint8Array(await (await fetch(url)).arrayBuffer());
+    const crlText = execFileSync("openssl", ["crl", "-inform", "DER", "-in", tempFile("c.crl", crl), "-noout", "-issuer"], { encoding: "utf8" });
+    expect(crlText).toContain("FirmaViva Root CA (Calidad)");
+  });
+});
+
+describe("digital signatures with the signer's own certificate", () => {
+  const holder = { sign_username: "jperez", sign_password: "Holder-Password-1", sign_pin: "4821" };
+
+  beforeAll(async () => {
+    const response = await api.postForm("/api/v2/certificateHolders", {
+      ...holder,
+      source: "built-in",
+      names: "Juana",
+      last_names: "Pérez Soto",
+      person_id: "44556677",
+    });
+    expect(response.status, await response.clone().text()).toBe(201);
+  });
+
+  it("signs with the holder's certificate, naming the signer in the validator", async () => {
+    const response = await api.signPdf({ sign_type: "digital", ...holder }, { pdf: contract });
+    const body = await response.json();
+    expect(body.success, body.message).toBe(true);
+    const pdf = new Uint8Array(Buffer.from(body.signed_pdf, "base64"));
+    const result = validatePdf(pdf, caPem);
+    expect(result.pass, result.output).toBe(true);
+    expect(result.output).toContain("Juana Pérez Soto");
+  });
+
+  it("uses credentials registered with updateSignCredentials, so later requests carry only the PIN", async () => {
+    const registered = await api.postJson("/api/v2/updateSignCredentials", { sign_username: holder.sign_username, sign_password: holder.sign_password });
+    expect(await registered.json()).toEqual({ success: true, message: "Credenciales registradas correctamente" });
+    const response = await api.signPdf({ sign_type: "digital", sign_pin: holder.sign_pin }, { pdf: contract });
+    expect(response.status).toBe(200);
+  });
+
+  it("refuses unknown credentials, a wrong password and a wrong PIN, then locks after repeated failures", async () => {
+    const unknown = await api.signPdf({ sign_type: "digital", sign_username: "nobody", sign_password: "x", sign_pin: "1" }, { pdf: contract });
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).message).toMatch(/usuario o contraseña incorrectos/);
+    const wrongPin = await api.signPdf({ sign_type: "digital", ...holder, sign_pin: "0000" }, { pdf: contract });
+    expect(wrongPin.status).toBe(400);
+    expect((await wrongPin.json()).message).toBe("PIN incorrecto");
+    for (let i = 0; i < 4; i++) await api.signPdf({ sign_type: "digital", ...holder, sign_password: "wrong-password" }, { pdf: contract });
+    const locked = await api.signPdf({ sign_type: "digital", ...holder }, { pdf: contract });
+    expect(locked.status).toBe(423);
+    expect((await locked.json()).message).toMatch(/bloqueado/);
+  });
+
+  it("does not let an operator enrol holders", async () => {
+    const response = await fetch(`${server.baseUrl}/api/v3/certificateHolders`, { method: "POST", headers: { authorization: "Bearer not-a-token" }, body: new FormData() });
+    expect(response.status).toBe(401);
+  });
+});
+
+describe("OpenAPI", () => {
+  it("describes every stamp operation from the handlers' schemas", async () => {
+    const document = await (await fetch(`${server.baseUrl}/api/openapi.json`)).json();
+    expect(document.openapi).toBe("3.1.0");
+    for (const path of ["/api/auth/token", "/api/v3/auth/token", "/api/v2/signPDF", "/api/v3/signPDF", "/api/v2/getSignedPDF", "/api/v2/updateSignCredentials", "/api/v2/signTimeStamp", "/api/v2/certificateHolders", "/api/tsa"]) {
+      expect(document.paths[path], path).toBeDefined();
+    }
+    const signFields = document.paths["/api/v2/signPDF"].post.requestBody.content["multipart/form-data"].schema.properties;
+    for (const field of ["pdf_file", "image", "nationality", "person_id_type", "person_id", "names", "last_names", "email", "tx_token", "page", "position_x", "position_y", "async", "binary_resp", "sign_type", "sign_username", "sign_password", "sign_pin", "qr_type", "qr_text", "stamp_size"]) {
+      expect(signFields[field], field).toBeDefined();
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { createTimeStampToken } from "@/lib/tsa/create-time-stamp-token";
+import { respondToTimeStampRequest } from "@/lib/tsa/respond-to-time-stamp-request";
+import { requestExternalTimeStamp } from "@/lib/tsa/request-external-time-stamp";
+import { loadPlatformPki, type PkiSettings } from "./load-platform-pki";
+
+/** Our TSA policy, self-assigned under the UUID arc (ITU-T X.667), so it collides with nobody. */
+export const TSA_POLICY_OID = "2.25.15145431914026124862690729721513669873";
+
+/** Turns a SHA-256 digest into an RFC 3161 TimeStampToken. */
+export type TimeStamper = (digestSha256: Uint8Array) => Promise<Uint8Array>;
+
+export type TsaSettings = PkiSettings & { externalTsaUrl?: string; externalTsaToken?: string };
+
+/** Serial numbers come from a database sequence: unique and increasing across instances. */
+export async function nextTsaSerialNumber(db: Db): Promise<bigint> {
+  const result = await db.execute(sql`select nextval('tsa_serial_seq')::text as serial`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: { serial: string }[] }).rows) as { serial: string }[];
+  return BigInt(rows[0].serial);
+}
+
+/**
+ * The time-stamp source chosen once from configuration: the built-in TSA, or an external RFC 3161
+ * service when TSA_URL is set.
+ */
+export async function timeStamperFor(db: Db, settings: TsaSettings): Promise<TimeStamper> {
+  if (settings.externalTsaUrl) {
+    const url = settings.externalTsaUrl;
+    const headers: Record<string, string> = settings.externalTsaToken ? { authorization: `Bearer ${settings.externalTsaToken}` } : {};
+    return (digest) => requestExternalTimeStamp(url, digest, { headers, timeoutMs: 15_000 });
+  }
+  const pki = await loadPlatformPki(db, settings);
+  const tsa = { certificateDer: pki.tsa.certificateDer, privateKey: pki.tsa.privateKey, chainDer: [pki.issuing.certificateDer] };
+  // No certificates in embedded tokens: the TSA certificate goes into the document's DSS instead
+  // (addValidationData), because poppler/NSS rejects every other signature when tokens carry it.
+  return async (digest) =>
+    createTimeStampToken({
+      digest,
+      hashAlgorithm: "SHA-256",
+      tsa,
+      serialNumber: await nextTsaSerialNumber(db),
+      policyOid: TSA_POLICY_OID,
+      includeCertificates: false,
+    });
+}
+
+/** The PAdES signature-time-stamp: a token over SHA-256 of the CMS signature value. */
+export function signatureTimestampFrom(timeStamper: TimeStamper) {
+  return (signatureValue: Uint8Array) => timeStamper(new Uint8Array(createHash("sha256").update(signatureValue).digest()));
+}
+
+/** Answers a DER TimeStampReq with the built-in TSA (used by /api/tsa and signTimeStamp). */
+export async function answerTimeStampRequest(requestDer: Uint8Array, db: Db, settings: PkiSettings): Promise<Uint8Array> {
+  const pki = await loadPlatformPki(db, settings);
+  return respondToTimeStampRequest(requestDer, {
+    tsa: { certificateDer: pki.tsa.certificateDer, privateKey: pki.tsa.privateKey, chainDer: [pki.issuing.certificateDer] },
+    policyOid: TSA_POLICY_OID,
+    nextSerialNumber: () => nextTsaSerialNumber(db),
+  });
+}

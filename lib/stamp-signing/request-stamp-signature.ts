@@ -1,0 +1,119 @@
+import crypto from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Services } from "@/lib/runtime/services";
+import { stampTransactions } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { isUniqueViolation } from "@/db/is-unique-violation";
+import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
+import type { UploadedFile } from "@/lib/http/parse-multipart";
+import { enqueue } from "@/lib/outbox/enqueue";
+import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
+import { timeStamperFor } from "@/lib/certificates/time-stamp-authority";
+import { addValidationData } from "@/lib/certificates/finish-long-term-validation";
+import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
+import type { SignPdfFields } from "./schemas";
+import { planStampSignature } from "./plan-stamp-signature";
+import { produceStampedPdf } from "./produce-stamped-pdf";
+import { resolveStampSigner } from "./resolve-stamp-signer";
+import { generateTxToken } from "./generate-tx-token";
+
+export type StampSignatureResult =
+  | { mode: "sync"; txToken: string; docId: string; pdf: Uint8Array }
+  | { mode: "async"; txToken: string; docId: string };
+
+/** Fields an async job needs later; credentials and the PIN are never persisted. */
+export type StoredSignRequest = Omit<SignPdfFields, "sign_password" | "sign_pin" | "sign_username">;
+
+/**
+ * signPDF: validate everything up front, claim the tx_token (a unique constraint, so racing
+ * requests cannot both win), then sign now or queue a durable job in the same transaction.
+ */
+export async function requestStampSignature(
+  input: { caller: StaffIdentity; fields: SignPdfFields; pdf?: UploadedFile; image?: UploadedFile },
+  services: Services,
+): Promise<StampSignatureResult> {
+  const { fields, caller } = input;
+  if (!input.pdf || input.pdf.bytes.length === 0) throw new AppError("VALIDATION", "pdf_file es obligatorio", "pdf_file");
+  const pdf = input.pdf.bytes;
+  const image = fields.page !== undefined ? input.image?.bytes : undefined;
+  const plan = planStampSignature(fields, pdf, image);
+  const settings = pkiSettingsOf(services.config);
+  // digital keys are unlocked by the PIN of this request only, so they are signed now even when async
+  const signer = await resolveStampSigner(caller, fields, settings, services.db);
+  const txToken = fields.tx_token ?? generateTxToken();
+  const docId = crypto.randomUUID();
+  const queued = fields.async && fields.sign_type !== "digital";
+  const blobPrefix = `${caller.organizationId}/stamp/${docId}`;
+  if (queued) {
+    await services.blobs.put(`${blobPrefix}/input.pdf`, pdf, "application/pdf");
+    if (image) await services.blobs.put(`${blobPrefix}/image`, image, "application/octet-stream");
+  }
+  const stored: StoredSignRequest = { ...fields, sign_password: undefined, sign_pin: undefined, sign_username: undefined } as StoredSignRequest;
+  try {
+    await services.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(stampTransactions)
+        .values({
+          organizationId: caller.organizationId,
+          userId: caller.userId,
+          txToken,
+          docId,
+          operation: "signPDF",
+          status: "pending",
+          signType: fields.sign_type,
+          inputBlobKey: queued ? `${blobPrefix}/input.pdf` : null,
+          summary: { request: stored, hasImage: !!image, signer: signerSummary(fields) },
+        })
+        .returning({ id: stampTransactions.id });
+      if (queued) await enqueue(tx, { kind: "stamp.sign", payload: { transactionId: row.id }, organizationId: caller.organizationId, maxAttempts: 3 });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "stamp_transactions_tx_token_key")) throw new AppError("TX_TOKEN_REUSED", undefined, "tx_token");
+    throw error;
+  }
+  if (queued) return { mode: "async", txToken, docId };
+  const signed = await signAndRecord({ txToken, docId, organizationId: caller.organizationId, pdf, image, fields, plan, signer }, services);
+  return fields.async ? { mode: "async", txToken, docId } : { mode: "sync", txToken, docId, pdf: signed };
+}
+
+/** Signs, stores the output and marks the transaction done (or failed, keeping the reason). */
+export async function signAndRecord(
+  job: { txToken: string; docId: string; organizationId: string; pdf: Uint8Array; image?: Uint8Array; fields: SignPdfFields; plan: ReturnType<typeof planStampSignature>; signer: CmsSignerInput },
+  services: Services,
+): Promise<Uint8Array> {
+  const { config, db, blobs } = services;
+  try {
+    const tsaSettings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
+    const result = await produceStampedPdf(job.pdf, job.image, job.fields, job.plan, {
+      signer: job.signer,
+      timeStamper: await timeStamperFor(db, tsaSettings),
+      finish: (pdf) => addValidationData(pdf, [job.signer.certificateDer, ...job.signer.chainDer], db, tsaSettings),
+      txToken: job.txToken,
+      environment: config.APP_ENV,
+      verifyUrl: `${config.publicUrl}/verify/${job.txToken}`,
+      signedAt: new Date(),
+    });
+    const outputKey = `${job.organizationId}/stamp/${job.docId}/signed.pdf`;
+    await blobs.put(outputKey, result.pdf, "application/pdf");
+    await db
+      .update(stampTransactions)
+      .set({ status: "done", outputBlobKey: outputKey, outputSha256: result.sha256, completedAt: new Date() })
+      .where(eq(stampTransactions.txToken, job.txToken));
+    return result.pdf;
+  } catch (error) {
+    const message = error instanceof AppError ? error.message : "Error al firmar el PDF.";
+    await db.update(stampTransactions).set({ status: "failed", failureMessage: message, completedAt: new Date() }).where(eq(stampTransactions.txToken, job.txToken));
+    throw error;
+  }
+}
+
+function signerSummary(fields: SignPdfFields) {
+  return {
+    names: fields.names,
+    lastNames: fields.last_names,
+    personIdType: fields.person_id_type,
+    personId: fields.person_id,
+    nationality: fields.nationality,
+    email: fields.sign_type === "otp" ? fields.email : undefined,
+  };
+}

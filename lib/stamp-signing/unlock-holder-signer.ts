@@ -1,0 +1,75 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { certificateHolders, pkiCertificates } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { verifyAgainstNothing, verifyPassword } from "@/lib/auth/password-hash";
+import { decryptWithPin } from "@/lib/pki/encrypt-private-key";
+import { importPrivateKey } from "@/lib/pki/import-private-key";
+import { isPkiError } from "@/lib/pki/errors";
+import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
+import { splitDer } from "@/lib/certificates/store-certificate";
+
+export const MAX_FAILED_UNLOCKS = 5;
+export const LOCKOUT_MINUTES = 15;
+
+export const holderKeyAad = (holderId: string) => `holder:${holderId}`;
+
+/**
+ * `digital` signatures: sign_username + sign_password authenticate to the holder, and the PIN
+ * unlocks the private key for this request only. Five failures lock the holder for 15 minutes.
+ */
+export async function unlockHolderSigner(
+  input: { organizationId: string; signUsername: string; signPassword: string; pin: string },
+  db: Db,
+): Promise<{ signer: CmsSignerInput; holderId: string }> {
+  const [row] = await db
+    .select({ holder: certificateHolders, certificate: pkiCertificates })
+    .from(certificateHolders)
+    .innerJoin(pkiCertificates, eq(certificateHolders.certificateId, pkiCertificates.id))
+    .where(and(eq(certificateHolders.organizationId, input.organizationId), eq(certificateHolders.signUsername, input.signUsername), isNull(certificateHolders.revokedAt)))
+    .limit(1);
+  if (!row) {
+    await verifyAgainstNothing(input.signPassword);
+    throw new AppError("VALIDATION", "Credenciales de firma digital inválidas: usuario o contraseña incorrectos", "sign_username");
+  }
+  const { holder, certificate } = row;
+  if (holder.lockedUntil && holder.lockedUntil > new Date()) {
+    throw new AppError("LOCKED", `Certificado bloqueado por intentos fallidos; intente después de ${holder.lockedUntil.toISOString()}`, "sign_username");
+  }
+  if (certificate.revokedAt || certificate.notAfter < new Date()) {
+    throw new AppError("VALIDATION", "El certificado de firma digital está revocado o vencido", "sign_username");
+  }
+  if (!(await verifyPassword(holder.passwordHash, input.signPassword))) {
+    await recordFailure(holder.id, db);
+    throw new AppError("VALIDATION", "Credenciales de firma digital inválidas: usuario o contraseña incorrectos", "sign_password");
+  }
+  let pkcs8: Uint8Array;
+  try {
+    pkcs8 = await decryptWithPin(new Uint8Array(certificate.privateKeyEncrypted!), input.pin, holderKeyAad(holder.id));
+  } catch (error) {
+    if (!isPkiError(error, "WRONG_PIN") && !isPkiError(error, "DECRYPTION_FAILED")) throw error;
+    await recordFailure(holder.id, db);
+    throw new AppError("VALIDATION", "PIN incorrecto", "sign_pin");
+  }
+  if (holder.failedAttempts > 0) {
+    await db.update(certificateHolders).set({ failedAttempts: 0, lockedUntil: null }).where(eq(certificateHolders.id, holder.id));
+  }
+  return {
+    holderId: holder.id,
+    signer: {
+      certificateDer: new Uint8Array(certificate.certificateDer),
+      privateKey: await importPrivateKey(pkcs8),
+      chainDer: splitDer(certificate.chainDer ? new Uint8Array(certificate.chainDer) : null),
+    },
+  };
+}
+
+async function recordFailure(holderId: string, db: Db) {
+  await db
+    .update(certificateHolders)
+    .set({
+      failedAttempts: sql`${certificateHolders.failedAttempts} + 1`,
+      lockedUntil: sql`case when ${certificateHolders.failedAttempts} + 1 >= ${MAX_FAILED_UNLOCKS} then now() + make_interval(mins => ${LOCKOUT_MINUTES}) else null end`,
+    })
+    .where(eq(certificateHolders.id, holderId));
+}
