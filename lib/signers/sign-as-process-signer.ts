@@ -1,0 +1,113 @@
+import { createHash } from "node:crypto";
+import type { Services } from "@/lib/runtime/services";
+import type { SignerPinfo } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { signPdf } from "@/lib/pdf/sign-pdf";
+import { signCadesDetached } from "@/lib/pki/sign-cms-detached";
+import { issueSignerCertificate, type PersonIdType } from "@/lib/pki/issue-certificate";
+import { drawStamp } from "@/lib/stamp/draw-stamp";
+import { crlBaseUrl, loadPlatformPki } from "@/lib/certificates/load-platform-pki";
+import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
+import { storeCertificate } from "@/lib/certificates/store-certificate";
+import { signatureTimestampFrom, timeStamperFor } from "@/lib/certificates/time-stamp-authority";
+import { addValidationData, finishDocumentForLongTerm } from "@/lib/certificates/finish-long-term-validation";
+import { toAppError } from "@/lib/stamp-signing/to-app-error";
+import { prepareSignerSignature, type DocumentToSign } from "./prepare-signer-signature";
+import { completeSignerSignature, type SignedDocument } from "./complete-signer-signature";
+
+const SIGNER_CERTIFICATE_MINUTES = 10;
+
+/** How each process nat maps to the identity in the signer's certificate. */
+const identityOfNat: Record<string, { nationality: string; idType: PersonIdType }> = {
+  PER: { nationality: "PER", idType: "DNI" },
+  CHL: { nationality: "CHL", idType: "DNI" },
+  PERPASS: { nationality: "PER", idType: "PAS" },
+  PERCE: { nationality: "PER", idType: "CE" },
+};
+
+/**
+ * The cryptographic step of a process signature: a short-lived certificate for this person (fresh
+ * key, used once), one incremental PAdES signature per file with the stamp on the appended page,
+ * validation data after it, and for the last signer the document time stamp (B-LTA). The signed
+ * revisions are stored, then recorded by completeSignerSignature.
+ */
+export async function signAsProcessSigner(input: { token: string; signerId: string; pinfo?: SignerPinfo }, services: Services) {
+  const { db, blobs, config } = services;
+  const plan = await prepareSignerSignature(input, db);
+  const pinfo = plan.signer.pinfo ?? input.pinfo ?? null;
+  const identity = identityOfNat[plan.signer.nat] ?? { nationality: plan.signer.nat.slice(0, 3), idType: "DNI" as const };
+  const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
+  const pki = await loadPlatformPki(db, settings);
+  const givenNames = pinfo?.given_name?.trim() || plan.signer.nat;
+  const lastNames = pinfo?.family_name?.trim() || plan.signer.docId;
+  const certificate = await issueSignerCertificate(pki.issuing, {
+    givenNames,
+    lastNames,
+    nationality: identity.nationality,
+    idType: identity.idType,
+    idNumber: plan.signer.docId,
+    validityMinutes: SIGNER_CERTIFICATE_MINUTES,
+    crlBaseUrl: crlBaseUrl(settings.publicUrl),
+  });
+  // the certificate is kept (for revocation and audit); its key is not
+  await storeCertificate(db, { certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey });
+  const signer = { certificateDer: certificate.certificateDer, privateKey: certificate.privateKey, chainDer: [pki.issuing.certificateDer] };
+  const timeStamper = await timeStamperFor(db, settings);
+  const signedAt = new Date();
+
+  const signedDocuments: SignedDocument[] = [];
+  for (const document of plan.documents) {
+    const original = await blobs.get(document.blobKey);
+    if (!original) throw new AppError("GONE", `el documento ${document.name} ya no está disponible`);
+    let signed: Uint8Array;
+    try {
+      const stamp = await drawStamp({
+        data: {
+          names: givenNames,
+          lastNames,
+          personIdType: identity.idType,
+          personId: plan.signer.docId,
+          nationality: identity.nationality,
+          signType: "digital",
+          txToken: plan.processId.split(":")[0],
+          signedAt,
+          environment: config.APP_ENV,
+          verifyUrl: `${config.publicUrl}/verify`,
+        },
+        qr: null,
+        size: document.stampSize === 2 ? 2 : 1,
+      });
+      signed = await signPdf(original, {
+        sign: (digest) => signCadesDetached({ digest, signer, signatureTimestamp: signatureTimestampFrom(timeStamper) }),
+        signerName: `${givenNames} ${lastNames}`,
+        reason: plan.description ? `Firma del proceso: ${plan.description}`.slice(0, 200) : "Firma del proceso",
+        signingTime: signedAt,
+        appendPage: document.appendStampPage ? { width: document.stampPage.width, height: document.stampPage.height } : undefined,
+        widget: { pageIndex: document.stampPage.pageIndex, rect: fitStamp(document, stamp), appearance: stamp },
+      });
+      signed = plan.isLastSigner
+        ? await finishDocumentForLongTerm(signed, [certificate.certificateDer], db, settings)
+        : await addValidationData(signed, [certificate.certificateDer], db, settings);
+    } catch (error) {
+      throw toAppError(error);
+    }
+    await blobs.put(document.outputBlobKey, signed, "application/pdf");
+    signedDocuments.push({
+      documentId: document.documentId,
+      blobKey: document.outputBlobKey,
+      sha256: createHash("sha256").update(signed).digest("hex"),
+      baseBlobKey: document.blobKey,
+    });
+  }
+  return completeSignerSignature({ token: input.token, signerId: input.signerId, signedDocuments, signAction: "sign", pinfo: pinfo ?? undefined }, db);
+}
+
+/** The grid slot's box, shrunk to the drawn stamp's proportions so the stamp is never distorted. */
+function fitStamp(document: DocumentToSign, stamp: { width: number; height: number }) {
+  const slot = document.stampRect;
+  const scale = Math.min(slot.width / stamp.width, slot.height / stamp.height);
+  const width = stamp.width * scale;
+  const height = stamp.height * scale;
+  return { x: slot.x + (slot.width - width) / 2, y: slot.y + (slot.height - height) / 2, width, height };
+}
+
