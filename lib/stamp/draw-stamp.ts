@@ -23,7 +23,7 @@ import {
   type PDFOperator,
   type PDFRef,
 } from "pdf-lib";
-import { buildStampContent, type StampData, type StampLineStyle } from "@/lib/stamp/build-stamp-content";
+import { buildStampContent, type StampData, type StampLine, type StampLineStyle } from "@/lib/stamp/build-stamp-content";
 import { drawQrCode } from "@/lib/stamp/draw-qr-code";
 import { embedStampImage } from "@/lib/stamp/embed-stamp-image";
 import { blockHeight, fitStampText, fontFor, type StampFonts } from "@/lib/stamp/fit-stamp-text";
@@ -153,7 +153,7 @@ const TEXT_COLORS: Record<StampLineStyle, [number, number, number]> = {
 };
 
 function textOperators(
-  lines: ReturnType<typeof buildStampContent>["lines"],
+  lines: StampLine[],
   fonts: StampFonts,
   box: StampBox,
   sizes: { max: number; min: number },
