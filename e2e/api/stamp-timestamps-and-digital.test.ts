@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../fixtures/start-test-server";
 import { StampApiClient, fixture } from "../fixtures/stamp-api-client";
@@ -126,6 +128,30 @@ describe("digital signatures with the signer's own certificate", () => {
   it("does not let an operator enrol holders", async () => {
     const response = await fetch(`${server.baseUrl}/api/v3/certificateHolders`, { method: "POST", headers: { authorization: "Bearer not-a-token" }, body: new FormData() });
     expect(response.status).toBe(401);
+  });
+});
+
+describe("imported agent certificate", () => {
+  it("signs agente requests with the organization's own PKCS#12 (RSA) once imported", async () => {
+    const dir = path.dirname(tempFile("x", ""));
+    const run = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "30", "-subj", "/CN=Acme Test Root", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign");
+    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "agent.key", "-out", "agent.csr", "-subj", "/O=Acme SAC/CN=Acme Agente");
+    fs.writeFileSync(path.join(dir, "ext.cnf"), "keyUsage=critical,digitalSignature,nonRepudiation\n");
+    run("x509", "-req", "-in", "agent.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "agent.pem", "-days", "30", "-extfile", "ext.cnf");
+    run("pkcs12", "-export", "-inkey", "agent.key", "-in", "agent.pem", "-certfile", "ca.pem", "-out", "agent.p12", "-passout", "pass:p12-secret");
+    const p12 = new Uint8Array(fs.readFileSync(path.join(dir, "agent.p12")));
+    const wrong = await api.postForm("/api/v3/agentCertificate", { p12_password: "nope" }, { p12_file: p12 });
+    expect(wrong.status).toBe(400);
+    expect((await wrong.json()).message).toMatch(/contraseña del PKCS#12 incorrecta/);
+    const imported = await api.postForm("/api/v3/agentCertificate", { p12_password: "p12-secret" }, { p12_file: p12 });
+    expect(imported.status, await imported.clone().text()).toBe(201);
+    const signed = await api.signPdf({}, { pdf: contract });
+    const body = await signed.json();
+    const pdf = new Uint8Array(Buffer.from(body.signed_pdf, "base64"));
+    const result = validatePdf(pdf, caPem + fs.readFileSync(path.join(dir, "ca.pem"), "utf8"));
+    expect(result.pass, result.output).toBe(true);
+    expect(result.output).toContain("Acme Agente");
   });
 });
 

@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { pkiCertificates } from "@/db/schema";
 import { encryptPrivateKey } from "@/lib/pki/encrypt-private-key";
-import type { IssuedCertificate } from "@/lib/pki/issued-certificate";
 import { readX509Certificate } from "@/lib/pki/x509-provider";
 
 export type CertificatePurpose = (typeof pkiCertificates.$inferSelect)["purpose"];
@@ -14,7 +13,8 @@ export const keyAad = (purpose: CertificatePurpose, serialNumberHex: string) => 
 export async function storeCertificate(
   db: Db,
   input: {
-    certificate: IssuedCertificate | { certificateDer: Uint8Array; encryptedKey?: Uint8Array };
+    /** The private key as PKCS#8 (encrypted here under SECRET_KEY) or already encrypted; none for signer certificates. */
+    certificate: { certificateDer: Uint8Array; pkcs8?: Uint8Array; encryptedKey?: Uint8Array };
     purpose: CertificatePurpose;
     environment: "quality" | "production";
     organizationId?: string | null;
@@ -25,10 +25,9 @@ export async function storeCertificate(
 ) {
   const parsed = readX509Certificate(input.certificate.certificateDer);
   const serialNumberHex = parsed.serialNumber.toLowerCase();
-  const encrypted =
-    "pkcs8" in input.certificate
-      ? encryptPrivateKey(input.certificate.pkcs8, input.secretKey, keyAad(input.purpose, serialNumberHex))
-      : input.certificate.encryptedKey;
+  const encrypted = input.certificate.pkcs8
+    ? encryptPrivateKey(input.certificate.pkcs8, input.secretKey, keyAad(input.purpose, serialNumberHex))
+    : input.certificate.encryptedKey;
   const [row] = await db
     .insert(pkiCertificates)
     .values({

@@ -106,6 +106,14 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
           responses: { "201": { description: "holder enrolled" }, "400": stampFailure, "403": stampFailure, "409": stampFailure },
         },
       })),
+      ...versioned((v) => `/api/${v}/agentCertificate`, (v) => ({
+        post: {
+          summary: `Import the organization's own agent certificate from PKCS#12 (${v}; admin)`,
+          security: bearer,
+          requestBody: { required: true, content: { "multipart/form-data": { schema: { type: "object", properties: { p12_file: binary, p12_password: { type: "string" } }, required: ["p12_file"] } } } },
+          responses: { "201": { description: "imported; agente and otp signatures use it from now on" }, "400": stampFailure, "403": stampFailure },
+        },
+      })),
       "/api/tsa": {
         post: {
           summary: "RFC 3161 time-stamp authority (standard HTTP transport)",

@@ -1,0 +1,40 @@
+import type { Db } from "@/db/client";
+import { AppError } from "@/lib/errors";
+import { importPkcs12 } from "@/lib/pki/import-pkcs12";
+import { isPkiError } from "@/lib/pki/errors";
+import { readX509Certificate } from "@/lib/pki/x509-provider";
+import type { PkiSettings } from "./load-platform-pki";
+import { storeCertificate } from "./store-certificate";
+
+/**
+ * Replaces the organization's built-in agent certificate with its own, from PKCS#12 (.p12/.pfx).
+ * The newest agent certificate wins (loadAgentSigner), so importing again rotates it.
+ */
+export async function importAgentCertificate(input: { organizationId: string; p12?: Uint8Array; password: string }, settings: PkiSettings, db: Db) {
+  if (!input.p12?.length) throw new AppError("VALIDATION", "p12_file es obligatorio", "p12_file");
+  let imported;
+  try {
+    imported = await importPkcs12(input.p12, input.password);
+  } catch (error) {
+    if (isPkiError(error, "WRONG_PKCS12_PASSWORD")) throw new AppError("VALIDATION", "contraseña del PKCS#12 incorrecta", "p12_password");
+    if (isPkiError(error)) throw new AppError("VALIDATION", `PKCS#12 inválido: ${error.message}`, "p12_file");
+    throw error;
+  }
+  const certificate = readX509Certificate(imported.certificateDer);
+  if (certificate.notAfter < new Date()) throw new AppError("VALIDATION", "el certificado del PKCS#12 está vencido", "p12_file");
+  // roots stay out of the CMS (poppler quirk, docs/pdf-engine.md)
+  const chainDer = imported.chainDer.filter((der) => {
+    const c = readX509Certificate(der);
+    return c.subject !== c.issuer;
+  });
+  const row = await storeCertificate(db, {
+    certificate: { certificateDer: imported.certificateDer, pkcs8: imported.pkcs8 },
+    purpose: "agent",
+    environment: settings.environment,
+    organizationId: input.organizationId,
+    chainDer,
+    source: "pkcs12",
+    secretKey: settings.secretKey,
+  });
+  return { subject: row.subject, issuer: row.issuerName, notAfter: row.notAfter };
+}
