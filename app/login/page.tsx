@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { auth } from "@/lib/auth/staff-session";
+import { currentStaff } from "@/lib/auth/require-staff";
 import { getTranslator } from "@/lib/i18n/get-translator";
 import { LoginForm } from "@/components/auth/login-form";
 import { LanguageSwitch } from "@/components/layout/language-switch";
@@ -7,8 +7,7 @@ import { LanguageSwitch } from "@/components/layout/language-switch";
 export const dynamic = "force-dynamic";
 
 export default async function LoginPage() {
-  const session = await auth();
-  if ((session as { userId?: string } | null)?.userId) redirect("/");
+  if (await currentStaff()) redirect("/");
   const { t } = await getTranslator();
   return (
     <main className="auth-page">

@@ -20,7 +20,7 @@ async function signOutAction() {
   await signOut({ redirectTo: "/login" });
 }
 
-export function StaffNav({ t }: { t: (key: MessageKey) => string }) {
+export function StaffNav({ t, isPlatformAdmin }: { t: (key: MessageKey) => string; isPlatformAdmin: boolean }) {
   return (
     <nav className="shell-nav" aria-label="Principal">
       <Link href="/" className="brand">
@@ -31,6 +31,7 @@ export function StaffNav({ t }: { t: (key: MessageKey) => string }) {
           {t(section.label)}
         </Link>
       ))}
+      {isPlatformAdmin && <Link href="/platform">{t("nav.platform")}</Link>}
       <span className="spacer" />
       <form action={signOutAction}>
         <button type="submit" className="button button-secondary">

@@ -1,0 +1,35 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { getServices } from "@/lib/runtime/services";
+import { requirePlatformAdmin } from "@/lib/auth/require-platform-admin";
+import { createOrganization } from "@/lib/organizations/create-organization";
+import { setOrganizationStatus } from "@/lib/organizations/set-organization-status";
+import { ZCreateOrganization } from "@/lib/organizations/schemas";
+import { isAppError } from "@/lib/errors";
+
+export type ActionResult = { ok: true; message: string } | { ok: false; message: string; field?: string };
+
+export async function createOrganizationAction(input: unknown): Promise<ActionResult> {
+  await requirePlatformAdmin();
+  const parsed = ZCreateOrganization.safeParse(input);
+  if (!parsed.success) return { ok: false, message: parsed.error.issues[0].message, field: String(parsed.error.issues[0].path[0] ?? "") };
+  const { db } = await getServices();
+  try {
+    const { organization, owner } = await createOrganization({ ...parsed.data, platformAdmin: false }, db);
+    revalidatePath("/platform");
+    return { ok: true, message: `Organización ${organization.domain} creada con el propietario ${owner.email}` };
+  } catch (error) {
+    if (isAppError(error)) return { ok: false, message: error.message, field: error.field };
+    throw error;
+  }
+}
+
+export async function setOrganizationStatusAction(domain: string, status: "active" | "suspended"): Promise<ActionResult> {
+  const admin = await requirePlatformAdmin();
+  if (domain === admin.organizationDomain && status === "suspended") return { ok: false, message: "No puede suspender su propia organización." };
+  const { db } = await getServices();
+  const row = await setOrganizationStatus(domain, status, db);
+  revalidatePath("/platform");
+  return { ok: true, message: `${row.domain}: ${row.status === "active" ? "reactivada" : "suspendida"}` };
+}
