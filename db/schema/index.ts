@@ -4,3 +4,6 @@ export * from "./blobs";
 export * from "./stamp-signing";
 export * from "./pki";
 export * from "./outbox";
+export * from "./processes";
+export * from "./labels";
+export * from "./notifications";

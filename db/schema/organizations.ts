@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, index } from "drizzle-orm/pg-core";
+import { boolean, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, index } from "drizzle-orm/pg-core";
 
 export const organizations = pgTable(
   "organizations",
@@ -12,6 +12,8 @@ export const organizations = pgTable(
     requireApproval: boolean("require_approval").notNull().default(false),
     enabledNationalities: jsonb("enabled_nationalities").$type<string[]>().notNull().default(sql`'["PER"]'::jsonb`),
     allowPrivateCallbacks: boolean("allow_private_callbacks").notNull().default(false),
+    /** The callback HMAC secret is derived from SECRET_KEY, the organization id and this version; bump it to rotate. */
+    callbackSecretVersion: integer("callback_secret_version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("organizations_domain_key").on(t.domain)],

@@ -21,6 +21,10 @@ export const ZEnv = z.object({
     z.string().min(32, "must be at least 32 characters (use `openssl rand -hex 32`)").optional(),
   ),
   SMTP_URL: z.preprocess(emptyAsUndefined, z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional()),
+  MAIL_FROM: z.preprocess(emptyAsUndefined, z.string().min(3).default("FirmaViva <no-reply@firmaviva.local>")),
+  WHATSAPP_API_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  WHATSAPP_TOKEN: optionalString,
+  WHATSAPP_PHONE_NUMBER_ID: z.preprocess(emptyAsUndefined, z.string().regex(/^\d+$/, "must be the numeric phone number id").optional()),
   MAX_UPLOAD_MB: z.preprocess(emptyAsUndefined, z.coerce.number().positive().max(2048).default(50)),
   ORG_DOMAIN: z.preprocess(
     emptyAsUndefined,

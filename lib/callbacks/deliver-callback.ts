@@ -1,0 +1,55 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { organizations, outboxAttempts, processes } from "@/db/schema";
+import type { ClaimedJob } from "@/lib/outbox/claim-due-jobs";
+import { PermanentJobFailure } from "@/lib/outbox/run-dispatcher";
+import { documentLinkUrl } from "@/lib/processes/document-link";
+import { formatProcess } from "@/lib/processes/format-process";
+import { loadProcessRecords } from "@/lib/processes/load-process-records";
+import type { LinkSettings } from "@/lib/processes/link-token";
+import { callbackSecretOf, callbackSignature } from "./callback-secret";
+import { BlockedTargetError, postWebhook } from "./post-webhook";
+
+export const CALLBACK_TIMEOUT_MS = 10_000;
+
+/**
+ * outbox `callback.deliver` {processId}: POSTs the process payload (epoch-second dates, fresh
+ * 120 s document links) signed with the organization's secret. Any 2xx is delivered; every try is
+ * logged in outbox_attempts; the dispatcher retries failures with backoff (decision 16).
+ */
+export async function deliverCallback(job: ClaimedJob, db: Db, settings: LinkSettings): Promise<void> {
+  const processId = String(job.payload.processId ?? "");
+  const [row] = await db
+    .select({ process: processes, organization: organizations })
+    .from(processes)
+    .innerJoin(organizations, eq(processes.organizationId, organizations.id))
+    .where(and(eq(processes.id, processId), job.organizationId ? eq(processes.organizationId, job.organizationId) : undefined))
+    .limit(1);
+  if (!row) throw new PermanentJobFailure(`process ${processId} not found`);
+  if (!row.process.urlCallback) return;
+  const [record] = await loadProcessRecords([row.process], db);
+  const now = Date.now();
+  const body = JSON.stringify(formatProcess(record, { dates: "epoch", documentUrl: (d) => documentLinkUrl(d, settings, now) }));
+  const secret = callbackSecretOf(settings.secretKey, row.organization.id, row.organization.callbackSecretVersion);
+  const started = Date.now();
+  const log = (outcome: "delivered" | "failed", detail: string) =>
+    db.insert(outboxAttempts).values({ outboxId: job.id, attempt: job.attempts, outcome, detail: detail.slice(0, 500), durationMs: Date.now() - started });
+  let status: number;
+  try {
+    ({ status } = await postWebhook(row.process.urlCallback, body, {
+      headers: { "x-signature": callbackSignature(secret, body), "x-firmaviva-event": `process.${row.process.status}` },
+      allowPrivate: row.organization.allowPrivateCallbacks,
+      timeoutMs: CALLBACK_TIMEOUT_MS,
+    }));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await log("failed", message);
+    if (error instanceof BlockedTargetError) throw new PermanentJobFailure(message);
+    throw error;
+  }
+  if (status < 200 || status >= 300) {
+    await log("failed", `HTTP ${status}`);
+    throw new Error(`callback answered HTTP ${status}`);
+  }
+  await log("delivered", `HTTP ${status}`);
+}

@@ -1,0 +1,25 @@
+import { z } from "zod";
+
+const emptyAsUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
+
+export const ZLabelName = z.string().min(1, "label es obligatorio").max(100).refine((s) => s.trim() === s && !/[\u0000-\u001f]/.test(s), "label sin espacios al inicio o final ni caracteres de control");
+
+export const ZLabelBody = z.object({ label: ZLabelName });
+
+export const ZLabelCursor = z.preprocess(
+  (v) => {
+    if (typeof v !== "string") return v;
+    try {
+      return JSON.parse(v);
+    } catch {
+      return v;
+    }
+  },
+  z.object({ label: z.string().min(1).max(100), usr_id: z.string().min(1).max(320) }, "last_item debe ser el JSON {label, usr_id} de una respuesta 206"),
+);
+
+export const ZListLabelsQuery = z.object({
+  limit: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100).default(20)),
+  last_item: z.preprocess(emptyAsUndefined, ZLabelCursor.optional()),
+});
+export type ListLabelsQuery = z.infer<typeof ZListLabelsQuery>;

@@ -1,0 +1,43 @@
+import type { ProcessRecord } from "./load-process-records";
+
+export type DateStyle = "iso" | "epoch";
+
+/** ISO 8601 with an explicit offset (lists), or integer epoch seconds (callback). */
+export function formatDate(date: Date, style: DateStyle): string | number {
+  return style === "epoch" ? Math.floor(date.getTime() / 1000) : date.toISOString().replace("Z", "+00:00");
+}
+
+/**
+ * A process as the wire shows it (spec, "Resources"): the same fields for list records and the
+ * callback payload; only the date style differs. nat/per_id name the process owner: the
+ * organization's ID type and the clientname of the credential that created it.
+ */
+export function formatProcess(record: ProcessRecord, options: { dates: DateStyle; documentUrl: (document: { id: string; organizationId: string }) => string }) {
+  const { process, documents, signers } = record;
+  return {
+    id: process.id,
+    status: process.status,
+    date: formatDate(process.createdAt, options.dates),
+    expire: formatDate(process.expireAt, options.dates),
+    description: process.description,
+    sign_order: process.signOrder,
+    documents: documents.map((d) => ({ id: d.id, name: d.name, pages: d.pages, url: options.documentUrl(d) })),
+    signers: signers.map((s) => ({
+      nat: s.nat,
+      doc_id: s.docId,
+      signatureType: s.signatureType,
+      signChallenges: s.signChallenges,
+      stampPositions: s.stampPositions,
+      contactInfo: s.contactInfo,
+      signerAlias: s.signerAlias,
+      sign_data: s.signData,
+      pinfo: s.pinfo ?? { given_name: "", family_name: "" },
+    })),
+    signers_search: signers.map((s) => `${s.nat}:${s.docId}`),
+    labels: process.labels,
+    readChallenges: process.readChallenges,
+    urlCallback: process.urlCallback,
+    nat: "PER",
+    per_id: process.createdByName,
+  };
+}

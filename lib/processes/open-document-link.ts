@@ -1,0 +1,23 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { processDocuments } from "@/db/schema";
+import type { BlobStore } from "@/lib/blob-store/blob-store";
+import { AppError } from "@/lib/errors";
+import { documentLinkValid } from "./document-link";
+
+/**
+ * GET /api/documents/<id>?expires&signature: the current revision of a document, for a link that
+ * the list or the callback issued less than 120 s ago. Anything else is 404 (no oracle).
+ */
+export async function openDocumentLink(
+  input: { documentId: string; expires: number; signature: string },
+  db: Db,
+  deps: { blobs: BlobStore; secretKey: Uint8Array },
+): Promise<{ name: string; bytes: Uint8Array }> {
+  if (!/^[0-9a-f-]{36}$/.test(input.documentId) || !(input.expires * 1000 > Date.now())) throw new AppError("NOT_FOUND");
+  const [document] = await db.select().from(processDocuments).where(eq(processDocuments.id, input.documentId)).limit(1);
+  if (!document || !documentLinkValid(document, input, deps.secretKey)) throw new AppError("NOT_FOUND");
+  const bytes = await deps.blobs.get(document.currentBlobKey);
+  if (!bytes) throw new AppError("NOT_FOUND");
+  return { name: document.name, bytes };
+}

@@ -1,0 +1,32 @@
+import type { Db } from "@/db/client";
+import { processEvents } from "@/db/schema";
+
+export type ProcessEventKind =
+  | "created"
+  | "modified"
+  | "approved"
+  | "links_issued"
+  | "notified"
+  | "identity_verified"
+  | "identity_failed"
+  | "facial_recorded"
+  | "signed"
+  | "declined"
+  | "completed"
+  | "rejected"
+  | "expired";
+
+/** Appends to the timeline of a process; call it inside the transaction that made the change. */
+export async function recordProcessEvent(
+  event: { processId: string; organizationId: string; kind: ProcessEventKind; signerId?: string | null; actor?: string | null; detail?: Record<string, unknown> },
+  db: Db,
+) {
+  await db.insert(processEvents).values({
+    processId: event.processId,
+    organizationId: event.organizationId,
+    kind: event.kind,
+    signerId: event.signerId ?? null,
+    actor: event.actor ?? null,
+    detail: event.detail ?? {},
+  });
+}

@@ -1,0 +1,83 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { processDocuments, processSigners, type SignerPinfo } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { concludeProcess } from "@/lib/processes/conclude-process";
+import { findActiveLinks } from "@/lib/processes/issue-signing-links";
+import { filesOf } from "@/lib/processes/plan-stamp-positions";
+import { queueSignerNotifications } from "@/lib/processes/queue-signer-notifications";
+import { recordProcessEvent } from "@/lib/processes/record-process-event";
+import { assertMaySign } from "./prepare-signer-signature";
+import { resolveSigningLink } from "./resolve-signing-link";
+import { SignerFlowError } from "./signer-flow-error";
+
+export type SignedDocument = {
+  documentId: string;
+  /** The new revision, already stored in the blob store. */
+  blobKey: string;
+  sha256: string;
+  /** The blobKey that prepareSignerSignature returned for this document (optimistic concurrency). */
+  baseBlobKey: string;
+};
+
+/**
+ * Records a signer's signature once the signing step stored the signed revisions: every document
+ * the signer signs must be given, each still at the revision it was signed from (else CONFLICT
+ * `document_changed`, nothing written). The last signature marks the process `signed` and queues
+ * the callback; with sign order, the next signer is notified. One transaction.
+ */
+export async function completeSignerSignature(
+  input: { token: string; signerId: string; signedDocuments: SignedDocument[]; signAction?: string; pinfo?: SignerPinfo },
+  db: Db,
+): Promise<{ processStatus: "pending" | "signed"; completed: boolean }> {
+  return db.transaction(async (tx) => {
+    const context = await resolveSigningLink(input.token, tx, { lock: true });
+    const signer = assertMaySign(context, input.signerId);
+    const { process, signers } = context;
+    const expected = filesOf(signer.stampPositions);
+    const documents = await tx.select().from(processDocuments).where(eq(processDocuments.processId, process.id));
+    const given = new Map(input.signedDocuments.map((d) => [d.documentId, d]));
+    const mine = documents.filter((d) => expected.includes(d.index));
+    if (given.size !== input.signedDocuments.length || given.size !== mine.length || !mine.every((d) => given.has(d.id))) {
+      throw new AppError("VALIDATION", "signedDocuments debe traer exactamente los documentos del firmante", "signedDocuments");
+    }
+    for (const document of mine) {
+      const signed = given.get(document.id)!;
+      const updated = await tx
+        .update(processDocuments)
+        .set({ currentBlobKey: signed.blobKey, sha256: signed.sha256, stampPageAppended: true, updatedAt: new Date() })
+        .where(and(eq(processDocuments.id, document.id), eq(processDocuments.currentBlobKey, signed.baseBlobKey)))
+        .returning({ id: processDocuments.id });
+      if (updated.length === 0) throw new SignerFlowError("document_changed");
+    }
+    const now = new Date();
+    const signChallenges = signer.signChallenges.includes("signAction") ? signer.signChallenges : [...signer.signChallenges, "signAction"];
+    await tx
+      .update(processSigners)
+      .set({
+        status: "signed",
+        signedAt: now,
+        signChallenges,
+        signData: { ...signer.signData, signAction: input.signAction ?? "sign", date: Math.floor(now.getTime() / 1000), result: "signed" },
+        ...(input.pinfo ? { pinfo: input.pinfo } : {}),
+      })
+      .where(eq(processSigners.id, signer.id));
+    await recordProcessEvent(
+      { processId: process.id, organizationId: process.organizationId, kind: "signed", signerId: signer.id, detail: { documents: mine.map((d) => d.id) } },
+      tx,
+    );
+    const remaining = signers.filter((s) => s.id !== signer.id && s.status === "pending");
+    if (remaining.length === 0) {
+      await concludeProcess({ process, status: "signed", signerId: signer.id }, tx);
+      return { processStatus: "signed" as const, completed: true };
+    }
+    if (process.signOrder) {
+      const links = await findActiveLinks(process.id, tx);
+      await queueSignerNotifications(
+        { processId: process.id, organizationId: process.organizationId, signOrder: true, signers: remaining, links },
+        tx,
+      );
+    }
+    return { processStatus: "pending" as const, completed: false };
+  });
+}

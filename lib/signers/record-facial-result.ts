@@ -1,0 +1,56 @@
+import crypto from "node:crypto";
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { processSigners, type FacialCheck } from "@/db/schema";
+import { recordProcessEvent } from "@/lib/processes/record-process-event";
+import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
+import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
+import { SignerFlowError } from "./signer-flow-error";
+
+/** How long a passed facial check authorizes signing. */
+export const FACIAL_VALID_SECONDS = 15 * 60;
+
+/**
+ * Stores the outcome of the facial challenge (the face matcher decides `result`; `score` is kept
+ * for the audit trail). At most 3 tries per signer: the third failure locks the signer.
+ */
+export async function recordFacialResult(
+  input: { token: string; signerId: string; result: boolean; score: number; selfieBlobKey: string },
+  db: Db,
+): Promise<{ result: boolean; attemptsLeft: number; locked: boolean; facial: FacialCheck }> {
+  const context = await resolveSigningLink(input.token, db);
+  const signer = actingSigner(context, input.signerId);
+  if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
+  const { process } = context;
+  return db.transaction(async (tx) => {
+    const [counted] = await tx
+      .update(processSigners)
+      .set({ facialAttempts: sql`${processSigners.facialAttempts} + 1` })
+      .where(and(eq(processSigners.id, signer.id), lt(processSigners.facialAttempts, MAX_FACIAL_ATTEMPTS), isNull(processSigners.lockedAt)))
+      .returning({ attempts: processSigners.facialAttempts, signData: processSigners.signData });
+    if (!counted) throw new SignerFlowError("locked");
+    const facial: FacialCheck = {
+      result: input.result,
+      msg: input.result ? "Validación facial exitosa" : "El rostro no coincide con el registrado",
+      id: crypto.randomUUID(),
+      expire: Math.floor(Date.now() / 1000) + FACIAL_VALID_SECONDS,
+      selfie: input.selfieBlobKey,
+    };
+    const locked = !input.result && counted.attempts >= MAX_FACIAL_ATTEMPTS;
+    await tx
+      .update(processSigners)
+      .set({ signData: { ...counted.signData, facial }, ...(locked ? { lockedAt: new Date() } : {}) })
+      .where(eq(processSigners.id, signer.id));
+    await recordProcessEvent(
+      {
+        processId: process.id,
+        organizationId: process.organizationId,
+        kind: "facial_recorded",
+        signerId: signer.id,
+        detail: { result: input.result, score: input.score, attempt: counted.attempts, checkId: facial.id },
+      },
+      tx,
+    );
+    return { result: input.result, attemptsLeft: MAX_FACIAL_ATTEMPTS - counted.attempts, locked, facial };
+  });
+}

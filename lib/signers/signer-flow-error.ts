@@ -1,0 +1,50 @@
+import { AppError, type ErrorCode } from "@/lib/errors";
+
+/** Why a signer page cannot go on; the page shows `message` and may branch on `reason`. */
+export type SignerRefusal =
+  | "unknown_link"
+  | "link_replaced"
+  | "link_expired"
+  | "process_expired"
+  | "process_rejected"
+  | "process_completed"
+  | "approval_pending"
+  | "already_signed"
+  | "signer_rejected"
+  | "wrong_id"
+  | "locked"
+  | "identity_required"
+  | "facial_required"
+  | "facial_not_required"
+  | "not_your_turn"
+  | "document_changed";
+
+const refusals: Record<SignerRefusal, { code: ErrorCode; message: string }> = {
+  unknown_link: { code: "NOT_FOUND", message: "El enlace no existe o está incompleto." },
+  link_replaced: { code: "GONE", message: "Este enlace fue reemplazado por uno más reciente; use el último enlace recibido." },
+  link_expired: { code: "GONE", message: "El enlace venció. Solicite uno nuevo a quien le envió los documentos." },
+  process_expired: { code: "GONE", message: "El proceso de firma venció." },
+  process_rejected: { code: "GONE", message: "El proceso de firma fue rechazado." },
+  process_completed: { code: "GONE", message: "El proceso de firma ya concluyó: todos firmaron." },
+  approval_pending: { code: "GONE", message: "El proceso aún espera aprobación." },
+  already_signed: { code: "GONE", message: "Usted ya firmó estos documentos." },
+  signer_rejected: { code: "GONE", message: "Usted rechazó firmar estos documentos." },
+  wrong_id: { code: "VALIDATION", message: "El número de documento no coincide." },
+  locked: { code: "LOCKED", message: "Demasiados intentos fallidos; el acceso quedó bloqueado. Contacte a quien le envió los documentos." },
+  identity_required: { code: "FORBIDDEN", message: "Primero ingrese su número de documento." },
+  facial_required: { code: "FORBIDDEN", message: "Primero complete la validación facial." },
+  facial_not_required: { code: "VALIDATION", message: "Este firmante no requiere validación facial." },
+  not_your_turn: { code: "FORBIDDEN", message: "Aún no es su turno: la firma sigue un orden." },
+  document_changed: { code: "CONFLICT", message: "Otro firmante firmó mientras tanto; vuelva a intentarlo." },
+};
+
+/** An AppError (mapped by the ordinary error table) that also carries the signer-facing reason. */
+export class SignerFlowError extends AppError {
+  constructor(
+    readonly reason: SignerRefusal,
+    /** Attempts left, for wrong_id and failed facial checks. */
+    readonly attemptsLeft?: number,
+  ) {
+    super(refusals[reason].code, refusals[reason].message, reason === "wrong_id" ? "docId" : undefined);
+  }
+}
