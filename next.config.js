@@ -15,6 +15,12 @@ const nextConfig = {
     "qrcode",
     "busboy",
     "nodemailer",
+    "@vladmandic/human",
+    "@tensorflow/tfjs-core",
+    "@tensorflow/tfjs-converter",
+    "@tensorflow/tfjs-backend-wasm",
+    "jpeg-js",
+    "pngjs",
   ],
   // Type checking runs once in `npm test` (tsc --noEmit); the build only compiles.
   typescript: { ignoreBuildErrors: true },

@@ -1,0 +1,115 @@
+// Face-check benchmark: model load, analyzeFace, matchFaces and assessLiveness on the shared fixtures,
+// on the tfjs WASM backend (one thread). Prints figures only; it never asserts on time.
+//
+// usage: npx tsx bench/faces.ts [rounds]      (default 3 rounds over the fixtures)
+import fs from "node:fs";
+import { cpus } from "node:os";
+import { analyzeFace } from "@/lib/faces/analyze-face";
+import { assessLiveness } from "@/lib/faces/assess-liveness";
+import { loadFaceEngine } from "@/lib/faces/load-face-engine";
+import { cosineSimilarity } from "@/lib/faces/cosine-similarity";
+import { DEFAULT_FACE_MATCH_THRESHOLD, matchFaces } from "@/lib/faces/match-faces";
+import { readY4mFrames } from "@/lib/faces/testing/read-y4m-frames";
+
+const FACES = "/work/shared/fixtures/faces";
+const PORTRAITS = [
+  "person-a-obama/a1-official-portrait-2012.jpg",
+  "person-a-obama/a1-id-portrait-413x531.jpg",
+  "person-a-obama/a2-speech-podium.jpg",
+  "person-a-obama/a2-selfie-like-480x640.jpg",
+  "person-a-obama/a3-white-house-event.jpg",
+  "person-a-obama/a3-selfie-like-480x640.jpg",
+  "person-a-obama/a4-press-briefing-landscape.jpg",
+  "person-a-obama/a4-selfie-like-480x640.jpg",
+  "person-b-biden/b1-official-portrait-2013.jpg",
+  "person-b-biden/b1-id-portrait-413x531.jpg",
+  "person-b-biden/b2-white-house-event.jpg",
+  "person-b-biden/b2-selfie-like-480x640.jpg",
+  "different-people/d1-woman.jpg",
+  "different-people/d2-woman.jpg",
+  "different-people/d3-woman.jpg",
+  "different-people/d4-woman.jpg",
+  "different-people/d5-woman.jpg",
+];
+const SELFIES = PORTRAITS.filter((file) => file.includes("selfie-like"));
+const REFERENCES = PORTRAITS.filter((file) => file.includes("id-portrait") || file.startsWith("different-people"));
+
+const read = (file: string) => new Uint8Array(fs.readFileSync(`${FACES}/${file}`));
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+
+function stats(label: string, times: number[]): void {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  console.log(`${label.padEnd(34)} n=${String(sorted.length).padStart(3)}  median ${at(0.5).toFixed(0).padStart(5)} ms  p95 ${at(0.95).toFixed(0).padStart(5)} ms  max ${sorted[sorted.length - 1].toFixed(0).padStart(5)} ms`);
+}
+
+async function timed<T>(run: () => Promise<T>): Promise<[number, T]> {
+  const started = performance.now();
+  const value = await run();
+  return [performance.now() - started, value];
+}
+
+async function main(): Promise<void> {
+  const rounds = Number(process.argv[2] ?? 3);
+  console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${rounds} rounds`);
+  const rssBefore = process.memoryUsage().rss;
+  const [loadMs, engine] = await timed(() => loadFaceEngine());
+  console.log(`model load (backend + models)       ${loadMs.toFixed(0)} ms (engine says ${engine.loadMs.toFixed(0)} ms); RSS ${mb(rssBefore)} → ${mb(process.memoryUsage().rss)}`);
+
+  const [coldMs] = await timed(() => analyzeFace(read(PORTRAITS[0])));
+  console.log(`first analyzeFace (kernel warm-up)  ${coldMs.toFixed(0)} ms`);
+
+  const analyzeTimes: number[] = [];
+  const embeddings = new Map<string, number[]>();
+  for (let round = 0; round < rounds; round++) {
+    for (const file of PORTRAITS) {
+      const [ms, analysis] = await timed(() => analyzeFace(read(file)));
+      analyzeTimes.push(ms);
+      embeddings.set(file, analysis.embedding);
+    }
+  }
+  stats("analyzeFace (decode + detect)", analyzeTimes);
+  printDistribution(embeddings);
+
+  const matchTimes: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const selfie of SELFIES) {
+      for (const reference of REFERENCES) matchTimes.push((await matchFaces(read(selfie), read(reference))).durationMs);
+    }
+  }
+  stats("matchFaces (2 analyses + compare)", matchTimes);
+
+  const clip = readY4mFrames(read("video/face-obama-640x480-5fps.y4m"), [0, 2, 4, 6, 8, 10]);
+  const livenessTimes: number[] = [];
+  for (let round = 0; round < rounds; round++) livenessTimes.push((await timed(() => assessLiveness(clip, { challenge: "turn-left" })))[0]);
+  stats("assessLiveness (6 frames 640×480)", livenessTimes);
+
+  const memory = engine.human.tf.memory() as { numTensors: number; numBytes: number };
+  console.log(`tensors alive after the run         ${memory.numTensors} (${mb(memory.numBytes)}: the loaded models)`);
+  console.log(`peak RSS                            ${mb(process.resourceUsage().maxRSS * 1024)}; RSS now ${mb(process.memoryUsage().rss)}`);
+}
+
+/** Cosine similarity of every fixture pair, grouped as in docs/faces.md, to re-tune the threshold. */
+function printDistribution(embeddings: Map<string, number[]>): void {
+  const person = (file: string) => (file.startsWith("different-people") ? file : file.split("/")[0]);
+  const shot = (file: string) => file.split("/").pop()?.slice(0, 2);
+  const groups: Record<string, number[]> = { "same photo (crop)": [], "same person": [], "different people": [] };
+  const files = [...embeddings.keys()];
+  for (let i = 0; i < files.length; i++) {
+    for (let j = i + 1; j < files.length; j++) {
+      const score = cosineSimilarity(embeddings.get(files[i]) ?? [], embeddings.get(files[j]) ?? []);
+      const group = person(files[i]) !== person(files[j]) ? "different people" : shot(files[i]) === shot(files[j]) ? "same photo (crop)" : "same person";
+      groups[group].push(score);
+    }
+  }
+  for (const [group, scores] of Object.entries(groups)) {
+    const sorted = scores.sort((a, b) => a - b);
+    const accepted = sorted.filter((score) => score >= DEFAULT_FACE_MATCH_THRESHOLD).length;
+    console.log(`  cosine ${group.padEnd(18)} n=${String(sorted.length).padStart(3)}  min ${sorted[0].toFixed(3)}  median ${sorted[sorted.length >> 1].toFixed(3)}  max ${sorted[sorted.length - 1].toFixed(3)}  ≥ ${DEFAULT_FACE_MATCH_THRESHOLD}: ${accepted}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

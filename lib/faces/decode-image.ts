@@ -1,0 +1,164 @@
+import jpeg from "jpeg-js";
+import { PNG } from "pngjs";
+import { FaceError } from "./face-error";
+import { readJpegHeader, type ExifOrientation } from "./read-jpeg-header";
+
+/** Packed 8-bit RGB pixels, upright (EXIF orientation applied), at most `maxSide` on the long side. */
+export interface DecodedImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  /** Upright size of the image as uploaded, before downscaling. */
+  originalWidth: number;
+  originalHeight: number;
+}
+
+/** Faces are found at 256 px and embedded at 224 px: more resolution only costs memory and time. */
+export const DEFAULT_MAX_SIDE = 1024;
+/** jpeg-js holds ~12 bytes per pixel while decoding: 25 MP keeps one decode near 300 MB. */
+export const MAX_MEGAPIXELS = 25;
+const MAX_DECODE_MB = 512;
+
+/**
+ * Decodes JPEG or PNG bytes (sniffed from content, never from a name) without native modules,
+ * applies EXIF orientation, flattens alpha on white and box-downscales to `maxSide`.
+ */
+export function decodeImage(bytes: Uint8Array, maxSide = DEFAULT_MAX_SIDE): DecodedImage {
+  const jpegHeader = isJpeg(bytes) ? readJpegHeader(bytes) : null;
+  if (jpegHeader) refuseOversized(jpegHeader.width, jpegHeader.height);
+  const raw = jpegHeader ? decodeJpeg(bytes) : isPng(bytes) ? decodePng(bytes) : null;
+  if (!raw) throw new FaceError("INVALID_IMAGE", "formato no admitido");
+  if (raw.width < 1 || raw.height < 1) throw new FaceError("INVALID_IMAGE", "imagen vacía");
+  const orientation = jpegHeader?.orientation ?? 1;
+  const scale = Math.min(1, maxSide / Math.max(raw.width, raw.height));
+  const small = scale < 1 ? boxDownscale(raw, Math.max(1, Math.round(raw.width * scale)), Math.max(1, Math.round(raw.height * scale))) : raw;
+  const upright = orient(small, orientation);
+  const swapped = orientation >= 5;
+  return {
+    ...upright,
+    originalWidth: swapped ? raw.height : raw.width,
+    originalHeight: swapped ? raw.width : raw.height,
+  };
+}
+
+interface Rgb {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+function isJpeg(bytes: Uint8Array): boolean {
+  return bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+}
+
+function isPng(bytes: Uint8Array): boolean {
+  return bytes.length > 24 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
+}
+
+function refuseOversized(width: number, height: number): void {
+  if (width * height > MAX_MEGAPIXELS * 1e6) throw new FaceError("INVALID_IMAGE", `más de ${MAX_MEGAPIXELS} megapíxeles`);
+}
+
+function decodeJpeg(bytes: Uint8Array): Rgb {
+  try {
+    // tolerantDecoding off: a truncated upload is refused rather than analysed half grey
+    const image = jpeg.decode(bytes, {
+      useTArray: true,
+      formatAsRGBA: false,
+      tolerantDecoding: false,
+      maxResolutionInMP: MAX_MEGAPIXELS,
+      maxMemoryUsageInMB: MAX_DECODE_MB,
+    });
+    if (image.data.length < image.width * image.height * 3) throw new Error("short pixel buffer");
+    return { data: image.data, width: image.width, height: image.height };
+  } catch (error) {
+    throw new FaceError("INVALID_IMAGE", `JPEG: ${(error as Error).message}`);
+  }
+}
+
+function decodePng(bytes: Uint8Array): Rgb {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  refuseOversized(view.getUint32(16), view.getUint32(20));
+  let png: PNG;
+  try {
+    png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  } catch (error) {
+    throw new FaceError("INVALID_IMAGE", `PNG: ${(error as Error).message}`);
+  }
+  // pngjs always yields 8-bit RGBA; transparent areas become white, as on a printed ID photo
+  const rgba = png.data;
+  const data = new Uint8Array(png.width * png.height * 3);
+  for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) {
+    const alpha = rgba[i + 3] / 255;
+    data[j] = Math.round(rgba[i] * alpha + 255 * (1 - alpha));
+    data[j + 1] = Math.round(rgba[i + 1] * alpha + 255 * (1 - alpha));
+    data[j + 2] = Math.round(rgba[i + 2] * alpha + 255 * (1 - alpha));
+  }
+  return { data, width: png.width, height: png.height };
+}
+
+/** Area-average resize: no aliasing on large downscales, and one pass over the source. */
+function boxDownscale(source: Rgb, width: number, height: number): Rgb {
+  const data = new Uint8Array(width * height * 3);
+  const fx = source.width / width;
+  const fy = source.height / height;
+  for (let y = 0; y < height; y++) {
+    const y0 = Math.floor(y * fy);
+    const y1 = Math.max(y0 + 1, Math.min(source.height, Math.floor((y + 1) * fy)));
+    for (let x = 0; x < width; x++) {
+      const x0 = Math.floor(x * fx);
+      const x1 = Math.max(x0 + 1, Math.min(source.width, Math.floor((x + 1) * fx)));
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let sy = y0; sy < y1; sy++) {
+        let i = (sy * source.width + x0) * 3;
+        for (let sx = x0; sx < x1; sx++, i += 3) {
+          r += source.data[i];
+          g += source.data[i + 1];
+          b += source.data[i + 2];
+        }
+      }
+      const n = (y1 - y0) * (x1 - x0);
+      const o = (y * width + x) * 3;
+      data[o] = r / n;
+      data[o + 1] = g / n;
+      data[o + 2] = b / n;
+    }
+  }
+  return { data, width, height };
+}
+
+/** Maps stored pixels to display orientation (EXIF 2–8: mirror and/or rotate). */
+function orient(source: Rgb, orientation: ExifOrientation): Rgb {
+  if (orientation === 1) return source;
+  const { width: w, height: h } = source;
+  const swapped = orientation >= 5;
+  const width = swapped ? h : w;
+  const height = swapped ? w : h;
+  const data = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const [dx, dy] = destination(orientation, x, y, w, h);
+      const s = (y * w + x) * 3;
+      const d = (dy * width + dx) * 3;
+      data[d] = source.data[s];
+      data[d + 1] = source.data[s + 1];
+      data[d + 2] = source.data[s + 2];
+    }
+  }
+  return { data, width, height };
+}
+
+function destination(orientation: ExifOrientation, x: number, y: number, w: number, h: number): [number, number] {
+  switch (orientation) {
+    case 2: return [w - 1 - x, y];
+    case 3: return [w - 1 - x, h - 1 - y];
+    case 4: return [x, h - 1 - y];
+    case 5: return [y, x];
+    case 6: return [h - 1 - y, x];
+    case 7: return [h - 1 - y, w - 1 - x];
+    case 8: return [y, w - 1 - x];
+    default: return [x, y];
+  }
+}

@@ -1,0 +1,146 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Config, Human, Result } from "@vladmandic/human";
+import type { DecodedImage } from "./decode-image";
+
+/** One loaded Human instance on the tfjs WASM backend, with detection calls queued one at a time. */
+export interface FaceEngine {
+  human: Human;
+  /** Serialized: Human keeps per-call state, and WASM runs on one thread anyway. */
+  detect(image: DecodedImage): Promise<Result>;
+  /** Time spent creating the backend and loading the models, for benchmarks and logs. */
+  loadMs: number;
+}
+
+const ENGINE_KEY = Symbol.for("firmaviva.faces.engine");
+type EngineSlot = { [ENGINE_KEY]?: Promise<FaceEngine> };
+
+/**
+ * Loads @vladmandic/human once per process (lazily, on first use) with models and WASM binaries
+ * read from node_modules, never from a CDN. Concurrent first calls share one load; a failed load is
+ * forgotten so the next call retries. Cached on globalThis so Next.js dev reloads and vitest module
+ * graphs reuse the same instance.
+ */
+export function loadFaceEngine(): Promise<FaceEngine> {
+  const slot = globalThis as EngineSlot;
+  slot[ENGINE_KEY] ??= createEngine().catch((error: unknown) => {
+    delete slot[ENGINE_KEY];
+    throw error;
+  });
+  return slot[ENGINE_KEY];
+}
+
+/** Models every face check needs; body, hands, objects and segmentation are never loaded. */
+function engineConfig(modelDir: string, wasmDir: string): Partial<Config> {
+  return {
+    backend: "wasm",
+    debug: false,
+    modelBasePath: pathToFileURL(modelDir + path.sep).href,
+    // a plain directory path: the emscripten loader reads it with fs in Node
+    wasmPath: wasmDir + path.sep,
+    wasmPlatformFetch: false,
+    // 0 turns off frame caching: every call is a different upload and must be analysed afresh
+    cacheSensitivity: 0,
+    warmup: "none",
+    filter: { enabled: false },
+    face: {
+      enabled: true,
+      detector: { rotation: false, maxDetected: 10, minConfidence: 0.5, iouThreshold: 0.1, return: false, skipFrames: 0, skipTime: 0 },
+      mesh: { enabled: true },
+      iris: { enabled: false },
+      attention: { enabled: false },
+      description: { enabled: true, skipFrames: 0, skipTime: 0 },
+      emotion: { enabled: false },
+      antispoof: { enabled: true, skipFrames: 0, skipTime: 0 },
+      liveness: { enabled: true, skipFrames: 0, skipTime: 0 },
+    },
+    body: { enabled: false },
+    hand: { enabled: false },
+    object: { enabled: false },
+    gesture: { enabled: false },
+    segmentation: { enabled: false },
+  } as Partial<Config>;
+}
+
+async function createEngine(): Promise<FaceEngine> {
+  const started = performance.now();
+  // resolved at run time from the app root so bundlers leave the package (and its WASM) alone;
+  // its package.json "exports" does not expose the node-wasm build, hence the file path
+  const requireFromApp = createRequire(path.join(process.cwd(), "package.json"));
+  const humanDist = path.dirname(requireFromApp.resolve("@vladmandic/human"));
+  // the package's main file sits in dist/ beside the .wasm binaries
+  const wasmDist = path.dirname(requireFromApp.resolve("@tensorflow/tfjs-backend-wasm"));
+  const listenersBefore = processListeners();
+  const { Human: HumanClass } = requireFromApp(path.join(humanDist, "human.node-wasm.js")) as { Human: new (config: Partial<Config>) => Human };
+  const human = new HumanClass(engineConfig(path.join(humanDist, "..", "models"), wasmDist));
+  await human.init();
+  restoreProcessListeners(listenersBefore);
+  if (human.tf.getBackend() !== "wasm") throw new Error(`face engine: expected the wasm backend, got ${human.tf.getBackend()}`);
+  await withFileFetch(() => human.load());
+
+  let queue: Promise<unknown> = Promise.resolve();
+  const detect = (image: DecodedImage): Promise<Result> => {
+    const run = queue.then(async () => {
+      const pixels = human.tf.tensor3d(image.data, [image.height, image.width, 3], "int32");
+      const side = Math.max(image.width, image.height);
+      const tensor = human.tf.pad(pixels, [[0, side - image.height], [0, side - image.width], [0, 0]]);
+      human.tf.dispose(pixels);
+      try {
+        const result = await human.detect(tensor);
+        // Human reports failures in the result instead of throwing; an empty face list would read as NO_FACE
+        if (result.error) throw new Error(`face engine: ${result.error}`);
+        return result;
+      } finally {
+        human.tf.dispose(tensor);
+      }
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  return { human, detect, loadMs: performance.now() - started };
+}
+
+const CRASH_EVENTS = ["uncaughtException", "unhandledRejection"] as const;
+type CrashEvent = (typeof CRASH_EVENTS)[number];
+
+type Listener = (...args: unknown[]) => void;
+
+function processListeners(): Map<CrashEvent, Listener[]> {
+  return new Map(CRASH_EVENTS.map((event) => [event, [...(process as NodeJS.EventEmitter).listeners(event)] as Listener[]]));
+}
+
+/** The emscripten runtime adds handlers that rethrow every uncaught error: the app keeps its own policy. */
+function restoreProcessListeners(before: Map<CrashEvent, Listener[]>): void {
+  for (const event of CRASH_EVENTS) {
+    const emitter = process as NodeJS.EventEmitter;
+    for (const listener of emitter.listeners(event) as Listener[]) {
+      if (!before.get(event)?.includes(listener)) emitter.removeListener(event, listener);
+    }
+  }
+}
+
+/**
+ * Human fetches model JSON and weights with the global fetch, and Node 20's fetch refuses file://.
+ * The shim answers file:// URLs from disk and hands everything else to the real fetch; it is in
+ * place only while the models load.
+ */
+async function withFileFetch<T>(load: () => Promise<T>): Promise<T> {
+  const realFetch = globalThis.fetch;
+  const fileFetch: typeof fetch = async (input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (!url.startsWith("file:")) return realFetch(input, init);
+    try {
+      return new Response(await readFile(fileURLToPath(url)), { status: 200 });
+    } catch {
+      return new Response(null, { status: 404, statusText: `not found: ${url}` });
+    }
+  };
+  globalThis.fetch = fileFetch;
+  try {
+    return await load();
+  } finally {
+    if (globalThis.fetch === fileFetch) globalThis.fetch = realFetch;
+  }
+}

@@ -1,0 +1,68 @@
+import { analyzeFace, type FaceAnalysis } from "./analyze-face";
+import { cosineSimilarity } from "./cosine-similarity";
+import { loadFaceEngine } from "./load-face-engine";
+
+/**
+ * Cosine similarity of Human `faceres` descriptors above which two faces count as one person.
+ * Tuned on the shared fixtures (docs/faces.md): every different-person pair scored ≤ 0.603 and
+ * 24 of 28 independent same-person pairs scored ≥ 0.61; a wrong accept costs more than a retry.
+ */
+export const DEFAULT_FACE_MATCH_THRESHOLD = 0.61;
+
+/** One side of a comparison, without the descriptor and mesh (they are large and biometric). */
+export type FaceSummary = Omit<FaceAnalysis, "embedding" | "mesh">;
+
+export interface FaceMatch {
+  /** Cosine similarity of the two descriptors, clamped to 0–1. */
+  similarity: number;
+  /** Human's own `match.similarity` (normalised Euclidean distance), kept for comparison and audit. */
+  humanSimilarity: number;
+  decision: "match" | "no-match";
+  threshold: number;
+  selfie: FaceSummary;
+  reference: FaceSummary;
+  durationMs: number;
+}
+
+export interface MatchFacesOptions {
+  /** Overrides FACE_MATCH_THRESHOLD and the default. */
+  threshold?: number;
+}
+
+/**
+ * Compares a selfie (exactly one face) with a reference portrait (registry photo or ID document;
+ * the dominant face is used, since ID cards repeat the portrait small). Throws FaceError for
+ * unusable images; a readable pair always yields a decision.
+ */
+export async function matchFaces(selfieBytes: Uint8Array, referenceBytes: Uint8Array, options: MatchFacesOptions = {}): Promise<FaceMatch> {
+  const started = performance.now();
+  const threshold = options.threshold ?? thresholdFromEnv() ?? DEFAULT_FACE_MATCH_THRESHOLD;
+  const selfie = await analyzeFace(selfieBytes, { multipleFaces: "reject" });
+  const reference = await analyzeFace(referenceBytes, { multipleFaces: "largest" });
+  // rounded before deciding, so the stored score and the decision never disagree
+  const similarity = Math.round(Math.max(0, Math.min(1, cosineSimilarity(selfie.embedding, reference.embedding))) * 1000) / 1000;
+  const { human } = await loadFaceEngine();
+  return {
+    similarity,
+    humanSimilarity: human.match.similarity(selfie.embedding, reference.embedding),
+    decision: similarity >= threshold ? "match" : "no-match",
+    threshold,
+    selfie: summarize(selfie),
+    reference: summarize(reference),
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+/** Read on every call so an operator can change it without a restart of this module's callers. */
+function thresholdFromEnv(): number | undefined {
+  const raw = process.env.FACE_MATCH_THRESHOLD?.trim();
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > 1) throw new Error(`FACE_MATCH_THRESHOLD must be a number in (0, 1], got "${raw}"`);
+  return value;
+}
+
+function summarize(analysis: FaceAnalysis): FaceSummary {
+  const { embedding: _embedding, mesh: _mesh, ...summary } = analysis;
+  return summary;
+}
