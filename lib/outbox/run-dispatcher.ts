@@ -14,15 +14,18 @@ const LEASE_SECONDS = 120;
 const POLL_MS = 1000;
 
 /** Exponential backoff: 30 s, 1 min, 2 min … capped at 6 h; ten tries span about a day. */
-export function retryDelayMs(attempt: number): number {
-  return Math.min(30_000 * 2 ** (attempt - 1), 6 * 3600_000);
+export function retryDelayMs(attempt: number, baseMs = 30_000): number {
+  return Math.min(baseMs * 2 ** (attempt - 1), 6 * 3600_000);
 }
+
+export type DispatcherOptions = { concurrency?: number; retryBaseMs?: number };
 
 /**
  * The in-process dispatcher: claims due outbox rows and runs their handler. A job is marked done
  * only after its handler succeeded; one that fails is retried with backoff until maxAttempts.
  */
-export function startDispatcher(db: Db, handlers: Record<string, JobHandler>, concurrency = 2) {
+export function startDispatcher(db: Db, handlers: Record<string, JobHandler>, options: DispatcherOptions = {}) {
+  const concurrency = options.concurrency ?? 2;
   let running = 0;
   let stopped = false;
   let scheduled: NodeJS.Timeout | undefined;
@@ -58,7 +61,7 @@ export function startDispatcher(db: Db, handlers: Record<string, JobHandler>, co
           status: dead ? "dead" : "pending",
           lastError: message.slice(0, 1000),
           lockedUntil: null,
-          runAt: new Date(Date.now() + retryDelayMs(job.attempts)),
+          runAt: new Date(Date.now() + retryDelayMs(job.attempts, options.retryBaseMs)),
         })
         .where(eq(outbox.id, job.id))
         .catch((e) => logError("outbox: could not record failure", e));

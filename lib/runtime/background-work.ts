@@ -1,5 +1,5 @@
 import type { Db } from "@/db/client";
-import { startDispatcher, type JobHandler } from "@/lib/outbox/run-dispatcher";
+import { startDispatcher, type DispatcherOptions, type JobHandler } from "@/lib/outbox/run-dispatcher";
 
 const STARTED = Symbol.for("firmaviva.background");
 type Holder = { [STARTED]?: () => void };
@@ -8,10 +8,15 @@ type Holder = { [STARTED]?: () => void };
  * Starts the outbox dispatcher and periodic sweeps once per process. Handlers come from each
  * domain; registering them here keeps start-up in one place.
  */
-export function startBackgroundWork(db: Db, handlers: Record<string, JobHandler>, sweeps: { everyMs: number; run: () => Promise<unknown> }[] = []) {
+export function startBackgroundWork(
+  db: Db,
+  handlers: Record<string, JobHandler>,
+  sweeps: { everyMs: number; run: () => Promise<unknown> }[] = [],
+  options: DispatcherOptions = {},
+) {
   const holder = globalThis as Holder;
   if (holder[STARTED]) return holder[STARTED];
-  const stopDispatcher = startDispatcher(db, handlers);
+  const stopDispatcher = startDispatcher(db, handlers, options);
   const timers = sweeps.map((sweep) => {
     const timer = setInterval(() => void sweep.run().catch(() => undefined), sweep.everyMs);
     timer.unref();

@@ -38,7 +38,7 @@ export async function startServer() {
       }
     }
     await loadPlatformPki(services.db, pkiSettingsOf(config));
-    startBackgroundWork(services.db, jobHandlers(services), periodicSweeps(services));
+    startBackgroundWork(services.db, jobHandlers(services), periodicSweeps(services), { retryBaseMs: config.OUTBOX_RETRY_BASE_SECONDS * 1000 });
     logInfo("server ready", {
       database: services.databaseKind,
       dataDir: config.dataDir,
