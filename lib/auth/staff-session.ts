@@ -23,6 +23,13 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async () => {
     secret: config.secretKey.toString("hex"),
     session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
     pages: { signIn: "/login" },
+    logger: {
+      // A wrong password is an expected outcome, not a server error worth a stack trace.
+      error(error: Error) {
+        if (error.name === "CredentialsSignin" || (error as { type?: string }).type === "CredentialsSignin") return;
+        console.error(JSON.stringify({ level: "error", time: new Date().toISOString(), message: "auth error", error: error.message }));
+      },
+    },
     providers: [
       Credentials({
         credentials: { email: {}, password: {} },
