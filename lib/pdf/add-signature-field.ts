@@ -111,6 +111,24 @@ export function addSignatureField(update: IncrementalUpdate, input: SignatureFie
 }
 
 /**
+ * Signs into a field the document already prepared (an unsigned /FT /Sig widget): its /V points at
+ * our signature dictionary, and /AcroForm /SigFlags says the document is signed.
+ */
+export function fillSignatureField(update: IncrementalUpdate, input: { catalogRef: PDFRef; fieldRef: PDFRef; signatureRef: PDFRef }): void {
+  const { pdf } = update;
+  const field = pdf.lookupDict(input.fieldRef);
+  if (!field) throw invalidPdf("signature field is not a dictionary");
+  field.set(PDFName.of("V"), input.signatureRef);
+  update.put(input.fieldRef, field);
+  const catalog = pdf.lookupDict(input.catalogRef);
+  const rawForm = catalog?.get(PDFName.of("AcroForm"));
+  const form = pdf.lookupDict(rawForm);
+  if (!catalog || !form) throw invalidPdf("signature field without an AcroForm");
+  form.set(PDFName.of("SigFlags"), PDFNumber.of(3));
+  update.put(rawForm instanceof PDFRef ? rawForm : input.catalogRef, rawForm instanceof PDFRef ? form : catalog);
+}
+
+/**
  * Reader-extension rights (/Perms /UR3) are voided by any incremental update; Acrobat then warns
  * that the document was altered. Dropping them in our signed revision avoids that warning.
  */

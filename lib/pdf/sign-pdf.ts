@@ -1,5 +1,5 @@
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef } from "pdf-lib";
-import { addSignatureField, dropUsageRights } from "@/lib/pdf/add-signature-field";
+import { addSignatureField, dropUsageRights, fillSignatureField } from "@/lib/pdf/add-signature-field";
 import { IncrementalUpdate, firstRevisionStart } from "@/lib/pdf/append-incremental-update";
 import { buildSignatureDictionary } from "@/lib/pdf/build-signature-dictionary";
 import { PageEntry, collectPages, toGeometry } from "@/lib/pdf/collect-pages";
@@ -101,7 +101,7 @@ export async function signPdf(bytes: Uint8Array, options: SignPdfOptions): Promi
   if (!Number.isInteger(contentsBytes) || contentsBytes < 1 || contentsBytes > 1024 * 1024) {
     throw new Error("contentsBytes must be an integer between 1 and 1048576");
   }
-  const { pdf, catalogRef, rootRef, pages, fieldNames } = readDocument(bytes);
+  const { pdf, catalogRef, rootRef, pages, fieldNames, emptySignatureFields } = readDocument(bytes);
   const fieldName = uniqueFieldName(options.fieldName, fieldNames);
   const update = new IncrementalUpdate(pdf, firstRevisionStart(pdf));
   const append = options.appendPage;
@@ -135,8 +135,11 @@ export async function signPdf(bytes: Uint8Array, options: SignPdfOptions): Promi
   });
   const signatureRef = update.allocate();
   update.put(signatureRef, placeholder.body);
+  // An invisible signature goes into the signature field the document prepared, when it has one.
+  const preparedField = !widget && options.fieldName === undefined ? emptySignatureFields[0] : undefined;
   guardRead(() => {
-    addSignatureField(update, {
+    if (preparedField) fillSignatureField(update, { catalogRef, fieldRef: preparedField.ref, signatureRef });
+    else addSignatureField(update, {
       catalogRef,
       pageRef: target.ref,
       fieldName,
@@ -160,8 +163,8 @@ function readDocument(bytes: Uint8Array) {
   return guardRead(() => {
     const { pdf, catalogRef, catalog } = openForChange(bytes);
     const { rootRef, pages } = collectPages(pdf, catalog);
-    const { fieldNames } = readFormState(pdf, catalog);
-    return { pdf, catalogRef, rootRef, pages, fieldNames };
+    const { fieldNames, emptySignatureFields } = readFormState(pdf, catalog);
+    return { pdf, catalogRef, rootRef, pages, fieldNames, emptySignatureFields };
   });
 }
 
