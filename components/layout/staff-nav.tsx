@@ -6,6 +6,7 @@ export const staffSections: { href: string; label: MessageKey }[] = [
   { href: "/", label: "nav.home" },
   { href: "/processes", label: "nav.processes" },
   { href: "/processes/new", label: "nav.newProcess" },
+  { href: "/approvals", label: "nav.approvals" },
   { href: "/stamp", label: "nav.stamp" },
   { href: "/labels", label: "nav.labels" },
   { href: "/api-access", label: "nav.apiAccess" },

@@ -7,3 +7,4 @@ export * from "./outbox";
 export * from "./processes";
 export * from "./labels";
 export * from "./notifications";
+export * from "./registry-photos";

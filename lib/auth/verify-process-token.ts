@@ -6,7 +6,8 @@ import { deriveKey } from "@/lib/crypto/derive-key";
 import { AppError } from "@/lib/errors";
 
 export type ProcessCaller = {
-  credentialId: string;
+  /** null when a staff member acts through the dashboard (lib/auth/staff-process-caller.ts). */
+  credentialId: string | null;
   clientname: string;
   role: CredentialRole;
   organizationId: string;

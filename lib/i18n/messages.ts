@@ -1,3 +1,6 @@
+import { dashboardMessagesEs } from "./dashboard-messages";
+import { dashboardMessagesEn } from "./dashboard-messages-en";
+
 /** Spanish first; English as the switch. Keys are grouped by the screen that shows them. */
 export const messages = {
   es: {
@@ -33,6 +36,7 @@ export const messages = {
     "soon.title": "En construcción",
     "soon.text": "Esta sección todavía no está disponible en esta versión.",
     "lang.switch": "English",
+    ...dashboardMessagesEs,
   },
   en: {
     "app.name": "FirmaViva",
@@ -67,6 +71,7 @@ export const messages = {
     "soon.title": "Coming soon",
     "soon.text": "This section is not available in this version yet.",
     "lang.switch": "Español",
+    ...dashboardMessagesEn,
   },
 } as const;
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { staffRoles } from "@/db/schema";
 import { ZPassword } from "@/lib/auth/password-policy";
+import { nationalities } from "@/lib/processes/check-national-id";
 
 export const ZDomain = z
   .string()
@@ -24,3 +25,13 @@ export const ZCreateStaffUser = z.object({
   role: z.enum(staffRoles),
 });
 export type CreateStaffUserInput = z.input<typeof ZCreateStaffUser>;
+
+export const ZOrganizationSettings = z.object({
+  linkMode: z.enum(["shared", "per-signer"]),
+  requireApproval: z.boolean(),
+  enabledNationalities: z.array(z.enum(nationalities)).min(1, "habilite al menos un tipo de documento"),
+});
+export type OrganizationSettingsInput = z.infer<typeof ZOrganizationSettings>;
+
+/** The dashboard's "add staff" form: the organization comes from the session. */
+export const ZNewStaffUser = ZCreateStaffUser.pick({ email: true, password: true, role: true });

@@ -14,7 +14,8 @@ export type ProcessEventKind =
   | "declined"
   | "completed"
   | "rejected"
-  | "expired";
+  | "expired"
+  | "callback_requeued";
 
 /** Appends to the timeline of a process; call it inside the transaction that made the change. */
 export async function recordProcessEvent(

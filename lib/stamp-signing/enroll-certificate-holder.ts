@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Db } from "@/db/client";
 import { certificateHolders, pkiCertificates } from "@/db/schema";
 import { AppError } from "@/lib/errors";
@@ -13,27 +12,9 @@ import { crlBaseUrl, loadPlatformPki, type PkiSettings } from "@/lib/certificate
 import { storeCertificate } from "@/lib/certificates/store-certificate";
 import { holderKeyAad } from "./unlock-holder-signer";
 import { eq } from "drizzle-orm";
+import { ZEnrollCertificateHolder, type EnrollCertificateHolderInput } from "./schemas";
 
-export const ZEnrollCertificateHolder = z
-  .object({
-    sign_username: z.string().trim().min(3, "sign_username debe tener al menos 3 caracteres").max(200),
-    sign_password: z.string().min(8, "sign_password debe tener al menos 8 caracteres").max(500),
-    sign_pin: z.string().min(4, "sign_pin debe tener al menos 4 caracteres").max(200),
-    source: z.enum(["built-in", "pkcs12"], { error: "source debe ser built-in o pkcs12" }).default("built-in"),
-    p12_password: z.string().max(500).optional(),
-    names: z.string().trim().max(120).optional(),
-    last_names: z.string().trim().max(120).optional(),
-    person_id_type: z.enum(["DNI", "CE", "PAS"]).default("DNI"),
-    person_id: z.string().trim().regex(/^[A-Za-z0-9-]{1,32}$/, "person_id inválido").optional(),
-    nationality: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/).default("PER"),
-    validity_days: z.coerce.number().int().min(1).max(3 * 365).default(365),
-  })
-  .superRefine((v, ctx) => {
-    if (v.source === "built-in") {
-      for (const f of ["names", "last_names", "person_id"] as const) if (!v[f]) ctx.addIssue({ code: "custom", path: [f], message: `${f} es obligatorio para un certificado emitido por la CA integrada` });
-    }
-  });
-export type EnrollCertificateHolderInput = z.output<typeof ZEnrollCertificateHolder>;
+export { ZEnrollCertificateHolder, type EnrollCertificateHolderInput };
 
 /**
  * Enrols a certificate holder for `digital` signatures: a certificate issued by the built-in CA or

@@ -1,0 +1,62 @@
+"use server";
+
+import crypto from "node:crypto";
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { credentialRoles } from "@/db/schema";
+import { runStaffAction, type ActionResult } from "@/lib/auth/run-staff-action";
+import { parseWith } from "@/lib/http/parse-input";
+import { createCredential } from "@/lib/credentials/create-credential";
+import { setCredentialRole } from "@/lib/credentials/set-credential-role";
+import { revokeCredential } from "@/lib/credentials/revoke-credential";
+import { rotateCallbackSecret } from "@/lib/callbacks/rotate-callback-secret";
+import { callbackSecretOf } from "@/lib/callbacks/callback-secret";
+import { getOrganizationSettings } from "@/lib/organizations/get-organization-settings";
+import { ZNewCredential } from "@/lib/credentials/schemas";
+
+const ZCredentialRole = z.object({ credentialId: z.uuid(), role: z.enum(credentialRoles) });
+const ZCredentialId = z.object({ credentialId: z.uuid() });
+
+/** The secret is generated here and returned once; only its argon2id hash is stored. */
+export async function createCredentialAction(input: unknown): Promise<ActionResult<{ clientname: string; secret: string }>> {
+  return runStaffAction("credentials:manage", async (staff, { db }) => {
+    const { clientname, role } = parseWith(ZNewCredential, input);
+    const secret = crypto.randomBytes(24).toString("base64url");
+    const row = await createCredential({ organizationId: staff.organizationId, clientname, secret, role }, db);
+    revalidatePath("/api-access");
+    return { message: `Credencial ${row.clientname} creada.`, data: { clientname: row.clientname, secret } };
+  });
+}
+
+export async function setCredentialRoleAction(input: unknown): Promise<ActionResult> {
+  return runStaffAction("credentials:manage", async (staff, { db }) => {
+    const { credentialId, role } = parseWith(ZCredentialRole, input);
+    const row = await setCredentialRole({ organizationId: staff.organizationId, credentialId, role }, db);
+    revalidatePath("/api-access");
+    return { message: `${row.clientname}: rol ${row.role}.` };
+  });
+}
+
+export async function revokeCredentialAction(input: unknown): Promise<ActionResult> {
+  return runStaffAction("credentials:manage", async (staff, { db }) => {
+    const { credentialId } = parseWith(ZCredentialId, input);
+    const row = await revokeCredential({ organizationId: staff.organizationId, credentialId }, db);
+    revalidatePath("/api-access");
+    return { message: `${row.clientname} revocada.` };
+  });
+}
+
+export async function revealCallbackSecretAction(): Promise<ActionResult<string>> {
+  return runStaffAction("credentials:manage", async (staff, { db, config }) => {
+    const organization = await getOrganizationSettings({ organizationId: staff.organizationId }, db);
+    return { message: `v${organization.callbackSecretVersion}`, data: callbackSecretOf(config.secretKey, organization.id, organization.callbackSecretVersion) };
+  });
+}
+
+export async function rotateCallbackSecretAction(): Promise<ActionResult> {
+  return runStaffAction("credentials:manage", async (staff, { db }) => {
+    const version = await rotateCallbackSecret({ organizationId: staff.organizationId }, db);
+    revalidatePath("/api-access");
+    return { message: `Secreto de callback rotado: versión ${version}.` };
+  });
+}

@@ -1,0 +1,37 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { runStaffAction, type ActionResult } from "@/lib/auth/run-staff-action";
+import { parseWith } from "@/lib/http/parse-input";
+import { ZNewStaffUser, ZOrganizationSettings } from "@/lib/organizations/schemas";
+import { updateOrganizationSettings } from "@/lib/organizations/update-organization-settings";
+import { createStaffUser } from "@/lib/organizations/create-staff-user";
+import { disableStaffUser } from "@/lib/organizations/disable-staff-user";
+
+/** Organization settings and staff membership are the owner's (organization:manage). */
+export async function updateSettingsAction(input: unknown): Promise<ActionResult> {
+  return runStaffAction("organization:manage", async (staff, { db }) => {
+    await updateOrganizationSettings({ organizationId: staff.organizationId, settings: parseWith(ZOrganizationSettings, input) }, db);
+    revalidatePath("/organization");
+    return { message: "Configuración guardada." };
+  });
+}
+
+export async function addStaffUserAction(input: unknown): Promise<ActionResult> {
+  return runStaffAction("organization:manage", async (staff, { db }) => {
+    const data = parseWith(ZNewStaffUser, input);
+    const row = await createStaffUser({ ...data, organizationId: staff.organizationId }, db);
+    revalidatePath("/organization");
+    return { message: `${row.email} agregado con el rol ${row.role}.` };
+  });
+}
+
+export async function removeStaffUserAction(input: unknown): Promise<ActionResult> {
+  return runStaffAction("organization:manage", async (staff, { db }) => {
+    const { userId } = parseWith(z.object({ userId: z.uuid() }), input);
+    const row = await disableStaffUser({ organizationId: staff.organizationId, userId, actingUserId: staff.userId }, db);
+    revalidatePath("/organization");
+    return { message: `${row.email} ya no tiene acceso.` };
+  });
+}

@@ -1,0 +1,70 @@
+import { requireStaffPage } from "@/lib/auth/require-staff-page";
+import { can } from "@/lib/auth/roles";
+import { getTranslator } from "@/lib/i18n/get-translator";
+import { getServices } from "@/lib/runtime/services";
+import { getOrganizationSettings } from "@/lib/organizations/get-organization-settings";
+import { listStampApiUsers } from "@/lib/organizations/list-stamp-api-users";
+import { listDevMailbox } from "@/lib/notifications/list-dev-mailbox";
+import { SettingsForm } from "@/components/organization/settings-form";
+import { AddStaffForm } from "@/components/organization/add-staff-form";
+import { RemoveStaffButton } from "@/components/organization/remove-staff-button";
+import { formatDateTime } from "@/components/processes/format-date-time";
+
+export const dynamic = "force-dynamic";
+
+export default async function OrganizationPage() {
+  const staff = await requireStaffPage("staff:manage");
+  const owner = can(staff.role, "organization:manage");
+  const { t, locale } = await getTranslator();
+  const { db, config } = await getServices();
+  const devMailbox = !config.SMTP_URL;
+  const [organization, members, mailbox] = await Promise.all([
+    getOrganizationSettings({ organizationId: staff.organizationId }, db),
+    listStampApiUsers({ organizationId: staff.organizationId }, db),
+    devMailbox ? listDevMailbox({ organizationId: staff.organizationId, limit: 20 }, db) : Promise.resolve([]),
+  ]);
+  return (
+    <div className="stack">
+      <h1>{t("nav.organization")}: {organization.displayName}</h1>
+      <SettingsForm
+        locale={locale}
+        editable={owner}
+        initial={{ linkMode: organization.linkMode, requireApproval: organization.requireApproval, enabledNationalities: organization.enabledNationalities as ("PER" | "CHL" | "PERPASS" | "PERCE")[] }}
+      />
+      <section className="card stack">
+        <h2>{t("org.staff")}</h2>
+        <div className="table-scroll">
+          <table className="table table-stack" data-testid="staff-table">
+            <thead><tr><th>{t("login.email")}</th><th>{t("api.role")}</th><th>{t("processes.status")}</th>{owner && <th><span className="visually-hidden">{t("common.actions")}</span></th>}</tr></thead>
+            <tbody>
+              {members.map((m) => (
+                <tr key={m.id} data-testid="staff-row" data-email={m.email}>
+                  <td data-label={t("login.email")}>{m.email}</td>
+                  <td data-label={t("api.role")}>{m.role}</td>
+                  <td data-label={t("processes.status")}>{m.disabled ? <span className="badge badge-suspended">{t("api.disabled")}</span> : <span className="badge badge-active">{t("api.active")}</span>}</td>
+                  {owner && <td data-label="">{!m.disabled && m.id !== staff.userId && <RemoveStaffButton userId={m.id} email={m.email} locale={locale} />}</td>}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {owner && <AddStaffForm locale={locale} />}
+      </section>
+      {devMailbox && (
+        <section className="card stack" data-testid="dev-mailbox">
+          <h2>{t("org.devMailbox")}</h2>
+          <p className="muted">{t("org.devMailboxHelp")}</p>
+          {mailbox.length === 0 && <p className="muted">{t("org.mailboxEmpty")}</p>}
+          {mailbox.map((m) => (
+            <details key={m.id} className="mail">
+              <summary>
+                <span className="badge">{m.channel}</span> {m.recipient} · {m.subject || "—"} <span className="muted">· {formatDateTime(m.createdAt, locale)}</span>
+              </summary>
+              <pre className="mail-body">{m.body}</pre>
+            </details>
+          ))}
+        </section>
+      )}
+    </div>
+  );
+}

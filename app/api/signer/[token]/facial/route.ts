@@ -1,0 +1,18 @@
+import { parseMultipart } from "@/lib/http/parse-multipart";
+import { parseWith } from "@/lib/http/parse-input";
+import { runFacialCheck } from "@/lib/signers/run-facial-check";
+import { ZFacialUpload } from "@/lib/signers/schemas";
+import { withSignerLink } from "../../_http/with-signer-link";
+
+export const dynamic = "force-dynamic";
+
+/** One facial try: `frame` (3–8 JPEGs, in capture order) and, without a registry photo, `idDocument`. */
+export const POST = withSignerLink({ session: "required" }, async (request, { token, signerId, services }) => {
+  const body = await parseMultipart(request, { maxFileBytes: 8 * 1024 * 1024, maxFiles: 9, maxFields: 5 });
+  const upload = parseWith(ZFacialUpload, {
+    frames: body.files.filter((f) => f.field === "frame").map((f) => f.bytes),
+    idDocument: body.files.find((f) => f.field === "idDocument")?.bytes,
+  });
+  const outcome = await runFacialCheck({ token, signerId: signerId!, frames: upload.frames, idDocument: upload.idDocument }, services);
+  return Response.json({ success: true, ...outcome }, { headers: { "cache-control": "no-store" } });
+});

@@ -1,0 +1,62 @@
+import { statusOf, errorResponse } from "@/lib/http/error-responses";
+import { withPublic } from "@/lib/http/with-api-auth";
+import { FaceError } from "@/lib/faces/face-error";
+import { isAppError } from "@/lib/errors";
+import type { Services } from "@/lib/runtime/services";
+import { SIGNER_SESSION_COOKIE, issueSignerSession, readSignerSession, signerSessionCookies } from "@/lib/signers/signer-session";
+import { SignerFlowError } from "@/lib/signers/signer-flow-error";
+
+type Context = {
+  token: string;
+  /** The signer named by a valid session cookie for this link. */
+  signerId: string | null;
+  services: Services;
+  params: Record<string, string | string[]>;
+  /** Set-Cookie values that (re)start the signer session for this link. */
+  sessionCookies: (signerId: string) => string[];
+};
+type Handler = (request: Request, context: Context) => Promise<Response>;
+
+/**
+ * Route handlers the signer pages call (/api/signer/<link token>/...): the link token from the
+ * path, the signer-session cookie (required unless `session: "optional"`), and JSON errors that also
+ * carry the signer-facing `reason` (and `attemptsLeft`) so the page can say what to do.
+ */
+export function withSignerLink(options: { session: "required" | "optional" }, handler: Handler) {
+  return withPublic("json", async (request, { services, params }) => {
+    const token = String(params.token ?? "");
+    const cookie = readCookie(request, SIGNER_SESSION_COOKIE);
+    const session = readSignerSession(services.config.secretKey, token, cookie);
+    try {
+      if (options.session === "required" && !session) {
+        return Response.json({ success: false, reason: "session_expired", message: "Su sesión de firma venció; vuelva a abrir el enlace." }, { status: 401 });
+      }
+      const secure = services.config.publicUrl.startsWith("https:");
+      const sessionCookies = (signerId: string) => signerSessionCookies(issueSignerSession(services.config.secretKey, token, signerId), token, secure);
+      return await handler(request, { token, signerId: session?.signerId ?? null, services, params, sessionCookies });
+    } catch (error) {
+      if (error instanceof SignerFlowError || error instanceof FaceError) {
+        const reason = error instanceof SignerFlowError ? error.reason : error.reason.toLowerCase();
+        const attemptsLeft = error instanceof SignerFlowError ? error.attemptsLeft : undefined;
+        return Response.json({ success: false, reason, message: error.message, attemptsLeft }, { status: statusOf(error.code, "json"), headers: { "cache-control": "no-store" } });
+      }
+      if (isAppError(error)) return errorResponse(error, "json");
+      throw error;
+    }
+  });
+}
+
+/** JSON answer that also (re)starts the signer session. */
+export function jsonWithSession(body: unknown, cookies: string[], status = 200): Response {
+  const headers = new Headers({ "cache-control": "no-store" });
+  for (const cookie of cookies) headers.append("set-cookie", cookie);
+  return Response.json(body, { status, headers });
+}
+
+function readCookie(request: Request, name: string): string | undefined {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const [key, ...value] = part.trim().split("=");
+    if (key === name) return value.join("=");
+  }
+  return undefined;
+}

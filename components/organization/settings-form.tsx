@@ -1,0 +1,43 @@
+"use client";
+
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { ZOrganizationSettings, type OrganizationSettingsInput } from "@/lib/organizations/schemas";
+import { nationalities } from "@/lib/processes/check-national-id";
+import type { Locale } from "@/lib/i18n/messages";
+import { translatorFor } from "@/components/ui/use-translator";
+import { updateSettingsAction } from "@/app/(staff)/organization/actions";
+
+export function SettingsForm({ locale, initial, editable }: { locale: Locale; initial: OrganizationSettingsInput; editable: boolean }) {
+  const t = translatorFor(locale);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const { register, handleSubmit, formState: { errors, isSubmitting } } = useForm<OrganizationSettingsInput>({ resolver: zodResolver(ZOrganizationSettings), defaultValues: initial });
+  const onSubmit = handleSubmit(async (values) => {
+    const result = await updateSettingsAction(values);
+    setMessage({ ok: result.ok, text: result.message });
+  });
+  return (
+    <form className="card stack" onSubmit={onSubmit} noValidate>
+      <h2>{t("org.settings")}</h2>
+      <fieldset disabled={!editable} className="stack">
+        <fieldset>
+          <legend>{t("org.linkMode")}</legend>
+          <label className="inline"><input type="radio" value="shared" {...register("linkMode")} /> {t("org.shared")}</label>
+          <label className="inline"><input type="radio" value="per-signer" {...register("linkMode")} /> {t("org.perSigner")}</label>
+        </fieldset>
+        <label className="inline"><input type="checkbox" {...register("requireApproval")} /> {t("org.requireApproval")}</label>
+        <fieldset>
+          <legend>{t("org.nationalities")}</legend>
+          <div className="row wrap">
+            {nationalities.map((n) => <label key={n} className="inline"><input type="checkbox" value={n} {...register("enabledNationalities")} /> {n}</label>)}
+          </div>
+          {errors.enabledNationalities && <p className="field-error">{errors.enabledNationalities.message}</p>}
+        </fieldset>
+        {editable && <button type="submit" className="button" disabled={isSubmitting}>{t("common.save")}</button>}
+      </fieldset>
+      {!editable && <p className="muted">{t("org.ownerOnly")}</p>}
+      {message && <p role="status" className={message.ok ? "muted" : "alert"}>{message.text}</p>}
+    </form>
+  );
+}

@@ -1,0 +1,185 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import type { PDFDocumentProxy } from "pdfjs-dist";
+
+/** A box on a page in PDF points, origin at the bottom-left (as the stamp API and the grid use). */
+export type PageMark = { pageIndex: number; page: { width: number; height: number }; rect: { x: number; y: number; width: number; height: number }; label: string };
+/** A page that the document will have after signing (the stamp page), drawn as a blank sheet. */
+export type PlaceholderPage = { width: number; height: number; label: string };
+
+type Props = {
+  url: string;
+  /** Page count known from the server, so placeholders exist before pdf.js has parsed the file. */
+  pages: number;
+  title: string;
+  mark?: PageMark;
+  placeholder?: PlaceholderPage;
+  labels: { page: string; of: string; loading: string; failed: string };
+  onReachedEnd?: () => void;
+};
+
+let pdfjs: Promise<typeof import("pdfjs-dist")> | null = null;
+function loadPdfjs() {
+  pdfjs ??= import("pdfjs-dist").then((lib) => {
+    lib.GlobalWorkerOptions.workerSrc = new URL("pdfjs-dist/build/pdf.worker.min.mjs", import.meta.url).toString();
+    return lib;
+  });
+  return pdfjs;
+}
+
+/**
+ * pdf.js viewer for phones: every page gets a sized slot at once, but a page is fetched (by byte
+ * range) and drawn only when its slot comes near the screen, and released when far away, so the
+ * first page of a long file shows quickly and memory stays flat.
+ */
+export function PdfViewer({ url, pages, title, mark, placeholder, labels, onReachedEnd }: Props) {
+  const rootRef = useRef<HTMLDivElement>(null);
+  const endRef = useRef<HTMLDivElement>(null);
+  const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
+  const [pageCount, setPageCount] = useState(pages);
+  const [aspect, setAspect] = useState(1.414);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    let loaded: PDFDocumentProxy | null = null;
+    loadPdfjs()
+      .then((lib) => lib.getDocument({ url, disableAutoFetch: true, rangeChunkSize: 256 * 1024, withCredentials: true }).promise)
+      .then(async (document) => {
+        loaded = document;
+        if (cancelled) return document.destroy();
+        const first = await document.getPage(1);
+        const viewport = first.getViewport({ scale: 1 });
+        setAspect(viewport.height / viewport.width);
+        setPageCount(document.numPages);
+        setDoc(document);
+      })
+      .catch(() => !cancelled && setFailed(true));
+    return () => {
+      cancelled = true;
+      void loaded?.destroy();
+    };
+  }, [url]);
+
+  useEffect(() => {
+    const root = rootRef.current;
+    if (!doc || !root) return;
+    const rendering = new Map<number, { cancel: () => void }>();
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          const slot = entry.target as HTMLElement;
+          const index = Number(slot.dataset.pageIndex);
+          const canvas = slot.querySelector("canvas")!;
+          if (entry.isIntersecting && slot.dataset.rendered !== "1" && !rendering.has(index)) {
+            let cancelled = false;
+            let task: { cancel: () => void } | null = null;
+            rendering.set(index, { cancel: () => ((cancelled = true), task?.cancel()) });
+            void doc.getPage(index + 1).then(async (page) => {
+              if (cancelled) return;
+              const base = page.getViewport({ scale: 1 });
+              const ratio = Math.min(window.devicePixelRatio || 1, 2);
+              const viewport = page.getViewport({ scale: (slot.clientWidth * ratio) / base.width });
+              canvas.width = Math.floor(viewport.width);
+              canvas.height = Math.floor(viewport.height);
+              slot.style.aspectRatio = `${base.width} / ${base.height}`;
+              const render = page.render({ canvas, canvasContext: canvas.getContext("2d")!, viewport });
+              task = render;
+              try {
+                await render.promise;
+                slot.dataset.rendered = "1";
+                if (index === 0 && !root.dataset.firstPageMs) root.dataset.firstPageMs = String(Math.round(performance.now()));
+              } catch {
+                // cancelled when scrolled away
+              } finally {
+                rendering.delete(index);
+              }
+            });
+          }
+        }
+      },
+      { rootMargin: "100% 0px" },
+    );
+    // pages far away (4 screens) give their canvas memory back; coming near draws them again
+    const releaser = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          if (entry.isIntersecting) continue;
+          const slot = entry.target as HTMLElement;
+          const index = Number(slot.dataset.pageIndex);
+          rendering.get(index)?.cancel();
+          rendering.delete(index);
+          if (slot.dataset.rendered === "1") {
+            const canvas = slot.querySelector("canvas")!;
+            canvas.width = 0;
+            canvas.height = 0;
+            slot.dataset.rendered = "";
+          }
+        }
+      },
+      { rootMargin: "400% 0px" },
+    );
+    root.querySelectorAll<HTMLElement>("[data-page-index]").forEach((slot) => {
+      observer.observe(slot);
+      releaser.observe(slot);
+    });
+    return () => {
+      observer.disconnect();
+      releaser.disconnect();
+      rendering.forEach((r) => r.cancel());
+    };
+  }, [doc, pageCount]);
+
+  useEffect(() => {
+    const end = endRef.current;
+    if (!end || !onReachedEnd || !doc) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onReachedEnd());
+    observer.observe(end);
+    return () => observer.disconnect();
+  }, [onReachedEnd, doc]);
+
+  const markBox = (page: { width: number; height: number }) =>
+    mark && {
+      left: `${(mark.rect.x / page.width) * 100}%`,
+      top: `${((page.height - mark.rect.y - mark.rect.height) / page.height) * 100}%`,
+      width: `${(mark.rect.width / page.width) * 100}%`,
+      height: `${(mark.rect.height / page.height) * 100}%`,
+    };
+
+  return (
+    <div className="pdf-viewer" ref={rootRef} aria-busy={!doc && !failed} data-loaded={doc ? "1" : undefined}>
+      {failed && (
+        <p className="alert" role="alert">
+          {labels.failed}
+        </p>
+      )}
+      {!doc && !failed && (
+        <p className="muted" role="status">
+          {labels.loading}
+        </p>
+      )}
+      {Array.from({ length: doc ? pageCount : Math.min(pageCount, 1) }, (_, index) => (
+        <div key={index} className="pdf-page" data-page-index={index} style={{ aspectRatio: `1 / ${aspect}` }}>
+          <canvas role="img" aria-label={`${title}: ${labels.page} ${index + 1} ${labels.of} ${pageCount + (placeholder ? 1 : 0)}`} />
+          {mark && mark.pageIndex === index && doc && (
+            <div className="stamp-mark" style={markBox(mark.page)} data-testid="stamp-mark">
+              <span>{mark.label}</span>
+            </div>
+          )}
+        </div>
+      ))}
+      {doc && placeholder && (
+        <div className="pdf-page pdf-placeholder" style={{ aspectRatio: `${placeholder.width} / ${placeholder.height}` }} data-testid="stamp-placeholder-page">
+          <p className="pdf-placeholder-label">{placeholder.label}</p>
+          {mark && (
+            <div className="stamp-mark" style={markBox(placeholder)} data-testid="stamp-mark">
+              <span>{mark.label}</span>
+            </div>
+          )}
+        </div>
+      )}
+      <div ref={endRef} className="pdf-end" aria-hidden="true" />
+    </div>
+  );
+}

@@ -1,0 +1,202 @@
+"use client";
+
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useRouter } from "next/navigation";
+import { callSignerApi } from "./call-signer-api";
+import { cameraProblemOf, grabFrame, openFrontCamera, shrinkPhoto, wait, type CameraProblem } from "./capture-frames";
+import { signerTranslator, type SignerLocale, type SignerMessageKey } from "./signer-messages";
+
+type Challenge = "turn-left" | "turn-right" | "move-closer";
+type Phase = "intro" | "starting" | "preview" | "look" | "move" | "checking" | "camera-problem";
+type Feedback = { tone: "error" | "info"; text: string; detail?: string } | null;
+
+/** After the "look at the camera" frame, this many frames over ~2 s while the signer moves. */
+const MOVE_FRAMES = 5;
+const FRAME_GAP_MS = 400;
+const LOOK_MS = 600;
+
+/**
+ * The selfie step: guidance, the front camera with an oval to frame the face, then a short
+ * movement challenge chosen by the server (frames captured unmirrored as JPEG), checked on the
+ * server against the registry photo or the ID document photo.
+ */
+export function FacialCheck(props: { locale: SignerLocale; api: string; challenge: Challenge; attemptsLeft: number; needsIdDocument: boolean }) {
+  const t = signerTranslator(props.locale);
+  const router = useRouter();
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const streamRef = useRef<MediaStream | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [phase, setPhase] = useState<Phase>("intro");
+  const [problem, setProblem] = useState<CameraProblem | null>(null);
+  const [playing, setPlaying] = useState(false);
+  const [challenge, setChallenge] = useState<Challenge>(props.challenge);
+  const [attemptsLeft, setAttemptsLeft] = useState(props.attemptsLeft);
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const [idDocument, setIdDocument] = useState<Blob | null>(null);
+
+  const stopCamera = useCallback(() => {
+    streamRef.current?.getTracks().forEach((track) => track.stop());
+    streamRef.current = null;
+    setPlaying(false);
+  }, []);
+  useEffect(() => stopCamera, [stopCamera]);
+  // the explanation replaces the button that was pressed: move focus to it so screen readers say why
+  useEffect(() => {
+    if (phase === "camera-problem") headingRef.current?.focus();
+  }, [phase]);
+
+  async function startCamera() {
+    if (props.needsIdDocument && !idDocument) return setFeedback({ tone: "error", text: t("facial.idDocument.required") });
+    setFeedback(null);
+    setPhase("starting");
+    try {
+      const stream = await openFrontCamera();
+      streamRef.current = stream;
+      setPhase("preview");
+      const video = videoRef.current!;
+      video.srcObject = stream;
+      await video.play().catch(() => undefined);
+    } catch (error) {
+      setProblem(cameraProblemOf(error));
+      setPhase("camera-problem");
+    }
+  }
+
+  async function runChallenge() {
+    const video = videoRef.current!;
+    const canvas = canvasRef.current!;
+    setFeedback(null);
+    setPhase("look");
+    await wait(LOOK_MS);
+    const frames = [await grabFrame(video, canvas)];
+    setPhase("move");
+    for (let i = 0; i < MOVE_FRAMES; i++) {
+      await wait(FRAME_GAP_MS);
+      frames.push(await grabFrame(video, canvas));
+    }
+    setPhase("checking");
+    const body = new FormData();
+    frames.forEach((frame, i) => body.append("frame", frame, `frame-${i}.jpg`));
+    if (idDocument) body.append("idDocument", idDocument, "id-document.jpg");
+    const answer = await callSignerApi(`${props.api}/facial`, { method: "POST", body });
+    const result = answer.body as { status?: string; reason?: string; attemptsLeft?: number; challenge?: Challenge; live?: boolean; match?: { decision: string } };
+    if (answer.ok && result.status === "passed") {
+      stopCamera();
+      setFeedback({ tone: "info", text: t("facial.passed") });
+      return router.refresh();
+    }
+    if (answer.ok && result.status === "locked") {
+      stopCamera();
+      return router.refresh();
+    }
+    if (result.challenge) setChallenge(result.challenge);
+    if (typeof result.attemptsLeft === "number") setAttemptsLeft(result.attemptsLeft);
+    setPhase("preview");
+    if (answer.ok && result.status === "retry") {
+      setFeedback({ tone: "error", text: t(`facial.retry.${result.reason}` as SignerMessageKey), detail: t("facial.notCounted") });
+    } else if (answer.ok && result.status === "failed") {
+      setFeedback({ tone: "error", text: t("facial.failed"), detail: t(result.live === false ? "facial.failed.live" : "facial.failed.match") });
+    } else if (answer.status === 0) {
+      setFeedback({ tone: "error", text: t("error.network") });
+    } else if (answer.status === 401) {
+      setFeedback({ tone: "error", text: t("error.session") });
+    } else {
+      stopCamera();
+      router.refresh(); // locked, expired or concluded meanwhile: the page says which
+    }
+  }
+
+  const busy = phase === "look" || phase === "move" || phase === "checking";
+  const cameraOn = phase === "preview" || busy;
+  const instruction = phase === "look" ? t("facial.look") : phase === "move" ? t(`facial.${challenge}` as SignerMessageKey) : phase === "checking" ? t("facial.checking") : t("facial.ready");
+
+  return (
+    <section className="signer-card card stack" aria-labelledby="facial-title" data-challenge={challenge} data-phase={phase}>
+      <h1 id="facial-title" ref={phase === "camera-problem" ? undefined : headingRef} tabIndex={-1}>
+        {t("facial.title")}
+      </h1>
+      {phase === "camera-problem" && problem ? (
+        <div className="stack" role="alert" data-testid="camera-problem" data-problem={problem}>
+          <h2 ref={headingRef} tabIndex={-1}>
+            {t(problem === "nocamera" ? "facial.nocamera.title" : problem === "unsupported" ? "facial.unsupported" : "facial.denied.title")}
+          </h2>
+          {problem !== "unsupported" && <p>{t(problem === "nocamera" ? "facial.nocamera.text" : "facial.denied.text")}</p>}
+          <button type="button" className="button button-block" onClick={startCamera}>
+            {t("facial.retryCamera")}
+          </button>
+          <p className="muted">{t("help.contact")}</p>
+        </div>
+      ) : (
+        <>
+          {!cameraOn && (
+            <>
+              <p>{props.needsIdDocument ? t("facial.leadId") : t("facial.lead")}</p>
+              <h2>{t("facial.tips")}</h2>
+              <ul className="tips">
+                <li>{t("facial.tip.light")}</li>
+                <li>{t("facial.tip.frame")}</li>
+                <li>{t("facial.tip.alone")}</li>
+              </ul>
+              <p>
+                {t("facial.challenge")} <strong>{t(`facial.challenge.${challenge}` as SignerMessageKey)}</strong>
+              </p>
+              {props.needsIdDocument && (
+                <div>
+                  <label htmlFor="id-document">{t("facial.idDocument")}</label>
+                  <input
+                    id="id-document"
+                    type="file"
+                    accept="image/jpeg,image/png"
+                    capture="environment"
+                    aria-describedby="id-document-hint"
+                    onChange={async (event) => {
+                      const file = event.target.files?.[0];
+                      setIdDocument(file ? await shrinkPhoto(file) : null);
+                    }}
+                  />
+                  <p id="id-document-hint" className="hint">
+                    {t("facial.idDocument.hint")}
+                  </p>
+                </div>
+              )}
+            </>
+          )}
+          <div className={cameraOn ? "selfie-frame" : "selfie-frame hidden"}>
+            <video ref={videoRef} playsInline muted aria-label={t("facial.preview")} onPlaying={() => setPlaying(true)} />
+            <div className="selfie-oval" aria-hidden="true" />
+          </div>
+          <canvas ref={canvasRef} hidden />
+          {cameraOn && (
+            <p className={`selfie-instruction${phase === "move" ? " active" : ""}`} role="status" aria-live="assertive" data-testid="selfie-instruction">
+              {instruction}
+            </p>
+          )}
+          {phase === "preview" && (
+            <p className="hint">
+              {t("facial.challenge")} <strong>{t(`facial.challenge.${challenge}` as SignerMessageKey)}</strong>
+            </p>
+          )}
+          {feedback && (
+            <div className={feedback.tone === "error" ? "alert" : "notice"} role="alert" data-testid="facial-feedback">
+              <p>{feedback.text}</p>
+              {feedback.detail && <p>{feedback.detail}</p>}
+            </div>
+          )}
+          <p className="muted" data-testid="attempts-left">
+            {t("facial.attemptsLeft")} {attemptsLeft}
+          </p>
+          {phase === "intro" || phase === "starting" ? (
+            <button type="button" className="button button-block" onClick={startCamera} disabled={phase === "starting"}>
+              {phase === "starting" ? t("facial.starting") : t("facial.start")}
+            </button>
+          ) : (
+            <button type="button" className="button button-block" onClick={runChallenge} disabled={busy || !playing}>
+              {phase === "checking" ? t("facial.checking") : busy ? t("facial.capturing") : feedback ? t("facial.retry") : t("facial.begin")}
+            </button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+import { expect, type Page } from "@playwright/test";
+
+/** /organization: settings, staff and the dev mailbox. */
+export class OrganizationPage {
+  constructor(private readonly page: Page) {}
+
+  async open() {
+    await this.page.goto("/organization");
+    await expect(this.page.getByRole("heading", { name: /^Organización/, level: 1 })).toBeVisible();
+  }
+
+  staffRow(email: string) {
+    return this.page.locator(`[data-testid="staff-row"][data-email="${email}"]`);
+  }
+
+  async addStaff(email: string, password: string, role: string) {
+    await this.page.getByLabel("Correo electrónico").fill(email);
+    await this.page.getByLabel("Contraseña inicial").fill(password);
+    await this.page.locator("#staff-role").selectOption(role);
+    await this.page.getByRole("button", { name: "Agregar", exact: true }).click();
+    await expect(this.staffRow(email)).toBeVisible();
+  }
+
+  async removeStaff(email: string) {
+    await this.staffRow(email).getByRole("button", { name: "Quitar acceso" }).click();
+    await this.page.getByRole("dialog", { name: `¿Quitar el acceso de ${email}?` }).getByRole("button", { name: "Quitar acceso" }).click();
+    await expect(this.staffRow(email)).toContainText("Deshabilitado");
+  }
+
+  async setRequireApproval(on: boolean) {
+    await this.page.getByLabel("Los procesos nuevos requieren aprobación antes de notificar").setChecked(on);
+    await this.page.getByRole("button", { name: "Guardar" }).click();
+    await expect(this.page.getByRole("status")).toContainText("Configuración guardada.");
+  }
+}

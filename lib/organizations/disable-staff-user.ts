@@ -1,0 +1,29 @@
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { users } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+
+/**
+ * Removes a staff member by disabling them: sessions and stamp-API tokens are re-checked on every
+ * request, so access ends at once; the row stays for the audit trail. The last owner stays.
+ */
+export async function disableStaffUser(input: { organizationId: string; userId: string; actingUserId: string }, db: Db) {
+  if (input.userId === input.actingUserId) throw new AppError("VALIDATION", "no puede quitarse a sí mismo", "userId");
+  return db.transaction(async (tx) => {
+    const [target] = await tx
+      .select()
+      .from(users)
+      .where(and(eq(users.id, input.userId), eq(users.organizationId, input.organizationId), isNull(users.disabledAt)))
+      .for("update");
+    if (!target) throw new AppError("NOT_FOUND", "el usuario no existe o ya fue quitado");
+    if (target.role === "owner") {
+      const [{ owners }] = await tx
+        .select({ owners: sql<number>`count(*)::int` })
+        .from(users)
+        .where(and(eq(users.organizationId, input.organizationId), eq(users.role, "owner"), isNull(users.disabledAt), ne(users.id, target.id)));
+      if (owners === 0) throw new AppError("VALIDATION", "la organización necesita al menos un propietario", "userId");
+    }
+    await tx.update(users).set({ disabledAt: new Date() }).where(eq(users.id, target.id));
+    return { email: target.email };
+  });
+}

@@ -1,0 +1,63 @@
+import type { LivenessChallenge } from "@/lib/faces/assess-liveness";
+import { hasRegistryPhoto } from "@/lib/registry-photos/find-registry-photo";
+import type { Services } from "@/lib/runtime/services";
+import { facialChallengeFor } from "./facial-challenge";
+import { findSignerReceipt, type SignerReceipt } from "./find-signer-receipt";
+import { MAX_FACIAL_ATTEMPTS, MAX_ID_ATTEMPTS, openSigningLink, type SigningLinkView } from "./open-signing-link";
+import { prepareSignerSignature, type DocumentToSign } from "./prepare-signer-signature";
+import { resolveSigningLink } from "./resolve-signing-link";
+import { SignerFlowError, type SignerRefusal } from "./signer-flow-error";
+
+/** One file as the reading step shows it: where this signer's stamp goes, in PDF points (origin bottom-left). */
+export type ReadableDocument = Pick<DocumentToSign, "documentId" | "name" | "pages" | "appendStampPage" | "stampPage" | "stampRect">;
+
+type Summary = Pick<SigningLinkView, "organizationName" | "description" | "expireAt" | "signOrder" | "signers"> & { signerAlias: string };
+
+export type SignerPageState =
+  | { step: "problem"; reason: SignerRefusal; receipt: SignerReceipt | null }
+  | { step: "identify"; summary: Omit<Summary, "signerAlias">; maxAttempts: number }
+  | { step: "auto-identify"; summary: Omit<Summary, "signerAlias"> }
+  | { step: "wait"; summary: Summary }
+  | { step: "facial"; summary: Summary; challenge: LivenessChallenge; attemptsLeft: number; needsIdDocument: boolean }
+  | { step: "read"; summary: Summary; documents: ReadableDocument[]; isLastSigner: boolean };
+
+/**
+ * Which step the signer page shows for this link and signer-session (the signer named by the
+ * session cookie, if any): a problem page with its reason, the ID form, the facial check, or the
+ * documents to read and sign.
+ */
+export async function loadSignerPage(input: { token: string; signerId?: string }, services: Services): Promise<SignerPageState> {
+  const { db, config } = services;
+  try {
+    // a shared link locked by wrong ID numbers names no signer, so openSigningLink alone would just ask again
+    if ((await resolveSigningLink(input.token, db)).link.lockedAt) throw new SignerFlowError("locked");
+    const view = await openSigningLink(input.token, db, { signerId: input.signerId });
+    const base = { organizationName: view.organizationName, description: view.description, expireAt: view.expireAt, signOrder: view.signOrder, signers: view.signers };
+    if (!input.signerId || !view.signer) return view.identityRequired ? { step: "identify", summary: base, maxAttempts: MAX_ID_ATTEMPTS } : { step: "auto-identify", summary: base };
+    const signer = view.signer;
+    const summary = { ...base, signerAlias: signer.alias };
+    if (!signer.isNext) return { step: "wait", summary };
+    if (signer.facialRequired && !signer.facialPassed) {
+      const context = await resolveSigningLink(input.token, db);
+      const row = context.signers.find((s) => s.id === signer.id)!;
+      return {
+        step: "facial",
+        summary,
+        challenge: facialChallengeFor(config.secretKey, signer.id, MAX_FACIAL_ATTEMPTS - signer.facialAttemptsLeft + 1),
+        attemptsLeft: signer.facialAttemptsLeft,
+        needsIdDocument: !(await hasRegistryPhoto({ organizationId: context.process.organizationId, nat: row.nat, docId: row.docId }, db)),
+      };
+    }
+    const plan = await prepareSignerSignature({ token: input.token, signerId: signer.id }, db);
+    return {
+      step: "read",
+      summary,
+      isLastSigner: plan.isLastSigner,
+      documents: plan.documents.map(({ documentId, name, pages, appendStampPage, stampPage, stampRect }) => ({ documentId, name, pages, appendStampPage, stampPage, stampRect })),
+    };
+  } catch (error) {
+    if (!(error instanceof SignerFlowError)) throw error;
+    const receipt = input.signerId && ["already_signed", "process_completed"].includes(error.reason) ? await findSignerReceipt({ token: input.token, signerId: input.signerId }, db) : null;
+    return { step: "problem", reason: error.reason, receipt };
+  }
+}

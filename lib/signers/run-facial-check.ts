@@ -1,0 +1,96 @@
+import type { Services } from "@/lib/runtime/services";
+import { assessLiveness, type LivenessChallenge } from "@/lib/faces/assess-liveness";
+import { analyzeFace } from "@/lib/faces/analyze-face";
+import { FaceError } from "@/lib/faces/face-error";
+import { matchFaces } from "@/lib/faces/match-faces";
+import { findRegistryPhoto } from "@/lib/registry-photos/find-registry-photo";
+import { logInfo } from "@/lib/runtime/log";
+import { encryptBiometric } from "./encrypt-biometric";
+import { facialChallengeFor } from "./facial-challenge";
+import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
+import { recordFacialResult } from "./record-facial-result";
+import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
+import { SignerFlowError } from "./signer-flow-error";
+
+/** Why a check could not be made; the try is not counted and the page says what to change. */
+export type FacialRetryReason = "id_document_required" | "id_document_no_face" | "id_document_multiple_faces" | "id_document_unreadable" | "selfie_no_face" | "selfie_multiple_faces" | "selfie_too_small";
+
+export type FacialCheckOutcome =
+  | { status: "retry"; reason: FacialRetryReason; attemptsLeft: number; challenge: LivenessChallenge }
+  | {
+      status: "passed" | "failed" | "locked";
+      attemptsLeft: number;
+      /** The challenge of the next try (failed only). */
+      challenge: LivenessChallenge;
+      live: boolean;
+      livenessReasons: string[];
+      match: { similarity: number; threshold: number; decision: "match" | "no-match" };
+      reference: "registry" | "id-document";
+      durationMs: number;
+    };
+
+/**
+ * The facial check of one try (`liveness:selfie` + `match:db:selfie` or `match:portrait:selfie`):
+ * liveness over the frames with the head turn the server chose for this try, then the first frame
+ * (the signer looking at the camera) against the organization's registry photo for the signer's
+ * nat + doc_id, or, without one, against the portrait on the ID document photo sent along. The
+ * selfie (and ID photo) are stored encrypted; the result is recorded (3 tries, then locked).
+ */
+export async function runFacialCheck(
+  input: { token: string; signerId: string; frames: Uint8Array[]; idDocument?: Uint8Array },
+  services: Services,
+): Promise<FacialCheckOutcome> {
+  const started = performance.now();
+  const { db, blobs, config } = services;
+  const context = await resolveSigningLink(input.token, db);
+  const signer = actingSigner(context, input.signerId);
+  if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
+  if (signer.facialAttempts >= MAX_FACIAL_ATTEMPTS) throw new SignerFlowError("locked");
+  const organizationId = context.process.organizationId;
+  const attempt = signer.facialAttempts + 1;
+  const challenge = facialChallengeFor(config.secretKey, signer.id, attempt);
+  const retry = (reason: FacialRetryReason): FacialCheckOutcome => ({ status: "retry", reason, attemptsLeft: MAX_FACIAL_ATTEMPTS - signer.facialAttempts, challenge });
+
+  const registry = await findRegistryPhoto({ organizationId, nat: signer.nat, docId: signer.docId }, db, { blobs, secretKey: config.secretKey });
+  const reference = registry ?? input.idDocument;
+  if (!reference) return retry("id_document_required");
+  if (!registry) {
+    try {
+      await analyzeFace(reference, { multipleFaces: "largest" });
+    } catch (error) {
+      if (!(error instanceof FaceError)) throw error;
+      return retry(error.reason === "MULTIPLE_FACES" ? "id_document_multiple_faces" : error.reason === "INVALID_IMAGE" ? "id_document_unreadable" : "id_document_no_face");
+    }
+  }
+
+  const liveness = await assessLiveness(input.frames, { challenge });
+  const firstFrame = liveness.reasons.find((r) => r.startsWith("frame-0-"));
+  if (liveness.reasons.includes("too-few-faces") || firstFrame) {
+    return retry(firstFrame?.endsWith("multiple-faces") ? "selfie_multiple_faces" : firstFrame?.endsWith("too-small") ? "selfie_too_small" : "selfie_no_face");
+  }
+  let match;
+  try {
+    match = await matchFaces(input.frames[0], reference);
+  } catch (error) {
+    if (!(error instanceof FaceError)) throw error;
+    return retry(error.reason === "MULTIPLE_FACES" ? "selfie_multiple_faces" : error.reason === "FACE_TOO_SMALL" ? "selfie_too_small" : "selfie_no_face");
+  }
+  const passed = liveness.live && match.decision === "match";
+
+  const prefix = `${organizationId}/selfies/${context.process.id.replace(":", "-")}/${signer.id}-${attempt}`;
+  await blobs.put(`${prefix}.jpg.enc`, encryptBiometric(input.frames[0], config.secretKey, organizationId), "application/octet-stream");
+  if (!registry) await blobs.put(`${prefix}-id-document.enc`, encryptBiometric(reference, config.secretKey, organizationId), "application/octet-stream");
+  const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc` }, db);
+  const durationMs = Math.round(performance.now() - started);
+  logInfo("facial check", { processId: context.process.id, signerId: signer.id, attempt, passed, live: liveness.live, similarity: match.similarity, durationMs });
+  return {
+    status: passed ? "passed" : recorded.locked ? "locked" : "failed",
+    attemptsLeft: recorded.attemptsLeft,
+    challenge: facialChallengeFor(config.secretKey, signer.id, attempt + 1),
+    live: liveness.live,
+    livenessReasons: liveness.reasons,
+    match: { similarity: match.similarity, threshold: match.threshold, decision: match.decision },
+    reference: registry ? "registry" : "id-document",
+    durationMs,
+  };
+}

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { nationalities, nationalIdProblem, normalizeDocId } from "@/lib/processes/check-national-id";
+
+const checkDocId = (value: { nat: string; docId?: string }, ctx: z.RefinementCtx) => {
+  if (value.docId !== undefined && nationalIdProblem(value.nat, value.docId)) ctx.addIssue({ code: "custom", path: ["docId"], message: "format" });
+};
+const ZDocId = z.string().trim().min(1, "required").max(20).transform(normalizeDocId);
+
+/** The ID form of the signer page (messages are keys the page translates). */
+export const ZIdentityForm = z.object({ nat: z.enum(nationalities), docId: ZDocId }).superRefine(checkDocId);
+
+/** POST /api/signer/<token>/session: the ID number on identity links, nothing on links that identify by themselves. */
+export const ZIdentifySigner = z.object({ nat: z.enum(nationalities).default("PER"), docId: ZDocId.optional() }).superRefine(checkDocId);
+export type IdentifySigner = z.infer<typeof ZIdentifySigner>;
+
+/** POST /api/signer/<token>/decline. */
+export const ZDeclineSignature = z.object({ reason: z.string().trim().min(3, "required").max(500) });
+
+export const FACIAL_FRAMES = { min: 3, max: 8, maxBytes: 1024 * 1024 } as const;
+
+const isJpeg = (b: Uint8Array) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+const isJpegOrPng = (b: Uint8Array) => isJpeg(b) || (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47);
+
+/** POST /api/signer/<token>/facial (multipart): `frame` × 3–8 JPEGs in capture order, and `idDocument` when no registry photo exists. */
+export const ZFacialUpload = z.object({
+  frames: z
+    .array(z.instanceof(Uint8Array).refine((b) => b.length <= FACIAL_FRAMES.maxBytes && isJpeg(b), "cada imagen debe ser un JPEG de hasta 1 MB"))
+    .min(FACIAL_FRAMES.min, `se esperan entre ${FACIAL_FRAMES.min} y ${FACIAL_FRAMES.max} imágenes`)
+    .max(FACIAL_FRAMES.max, `se esperan entre ${FACIAL_FRAMES.min} y ${FACIAL_FRAMES.max} imágenes`),
+  idDocument: z
+    .instanceof(Uint8Array)
+    .refine((b) => b.length <= 8 * 1024 * 1024 && isJpegOrPng(b), "la foto del documento debe ser JPEG o PNG de hasta 8 MB")
+    .optional(),
+});
