@@ -68,6 +68,8 @@ export async function requestStampSignature(
       if (queued) await enqueue(tx, { kind: "stamp.sign", payload: { transactionId: row.id }, organizationId: caller.organizationId, maxAttempts: 3 });
     });
   } catch (error) {
+    // nothing refers to the inputs stored for the job that was not queued
+    if (queued) await Promise.all([services.blobs.delete(`${blobPrefix}/input.pdf`), services.blobs.delete(`${blobPrefix}/image`)]);
     if (isUniqueViolation(error, "stamp_transactions_tx_token_key")) throw new AppError("TX_TOKEN_REUSED", undefined, "tx_token");
     throw error;
   }
