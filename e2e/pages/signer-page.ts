@@ -32,12 +32,19 @@ export class SignerPage {
     await this.page.getByRole("button", { name: "Activar cámara" }).click();
   }
 
-  /** Starts the challenge as soon as the camera plays (the fake clip starts its start pose with the camera). */
-  async runChallenge() {
+  /**
+   * Starts the challenge as soon as the camera plays (the fake clip starts its start pose with the
+   * camera) and returns the server's answer (status, scores, durationMs) once it arrives.
+   */
+  async runChallenge(): Promise<{ status: string; durationMs?: number; match?: { similarity: number }; livenessReasons?: string[] }> {
     const begin = this.page.getByRole("button", { name: /^(Comenzar|Intentar de nuevo)$/ });
     await expect(begin).toBeEnabled();
+    const answer = this.page.waitForResponse((r) => r.url().endsWith("/facial") && r.request().method() === "POST", { timeout: 60_000 });
     await begin.click();
     await expect(this.page.getByTestId("selfie-instruction")).toContainText(/gire la cabeza/i);
+    const outcome = await (await answer).json();
+    console.log(`facial check: ${outcome.status}, similarity ${outcome.match?.similarity}, liveness ${JSON.stringify(outcome.livenessReasons)}, ${outcome.durationMs} ms on the server`);
+    return outcome;
   }
 
   async expectFacialFailure(text: RegExp, attemptsLeft: number) {
@@ -67,7 +74,7 @@ export class SignerPage {
     return new Uint8Array(await readFile(file!));
   }
 
-  async screenshot(name: string) {
-    await this.page.screenshot({ path: `e2e/artifacts/screenshots/${name}.png`, fullPage: true });
+  async screenshot(name: string, fullPage = true) {
+    await this.page.screenshot({ path: `e2e/artifacts/screenshots/${name}.png`, fullPage });
   }
 }

@@ -59,7 +59,7 @@ test.describe("pages that say why a link does not work", () => {
     }
     await page.identify("00000000");
     await page.expectProblem("locked", "Acceso bloqueado");
-    await expect(page.page.getByText("Contacte a quien le envió los documentos")).toBeVisible();
+    await expect(page.page.getByText(/puede revisar su caso y enviarle un enlace nuevo/)).toBeVisible();
     await page.screenshot("signer-locked-phone");
   });
 });

@@ -150,7 +150,7 @@ test("a 100-page file shows its first page quickly and draws pages only when rea
   console.log(`100-page file: first page drawn ${sinceNavigation} ms after navigation start (${visibleAfter} ms after the read step appeared)`);
   expect(await page.locator(".pdf-page[data-page-index]").count()).toBe(100);
   expect(await page.locator('.pdf-page[data-rendered="1"]').count()).toBeLessThan(10);
-  await signerPage.screenshot("signer-read-100-pages-phone");
+  await signerPage.screenshot("signer-read-100-pages-phone", false);
   // reaching the end enables signing without ticking the box
   await page.locator(".pdf-end").scrollIntoViewIfNeeded();
   await expect(page.getByRole("button", { name: "Firmar", exact: true })).toBeEnabled();
