@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import type { PDFDocumentProxy } from "pdfjs-dist";
+import { loadPdfjs } from "./load-pdfjs";
 
 /** A box on a page in PDF points, origin at the bottom-left (as the stamp API and the grid use). */
 export type PageMark = { pageIndex: number; page: { width: number; height: number }; rect: { x: number; y: number; width: number; height: number }; label: string };
@@ -18,15 +19,6 @@ type Props = {
   labels: { page: string; of: string; loading: string; failed: string };
   onReachedEnd?: () => void;
 };
-
-let pdfjs: Promise<typeof import("pdfjs-dist")> | null = null;
-function loadPdfjs() {
-  pdfjs ??= import("pdfjs-dist").then((lib) => {
-    lib.GlobalWorkerOptions.workerSrc = new URL("pdfjs-dist/build/pdf.worker.min.mjs", import.meta.url).toString();
-    return lib;
-  });
-  return pdfjs;
-}
 
 /**
  * pdf.js viewer for phones: every page gets a sized slot at once, but a page is fetched (by byte

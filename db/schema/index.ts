@@ -8,3 +8,4 @@ export * from "./processes";
 export * from "./labels";
 export * from "./notifications";
 export * from "./registry-photos";
+export * from "./audit";

@@ -5,6 +5,7 @@ import type { Db } from "@/db/client";
 import { apiCredentials, organizations } from "@/db/schema";
 import { deriveKey } from "@/lib/crypto/derive-key";
 import { AppError } from "@/lib/errors";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { verifyAgainstNothing, verifyPassword } from "./password-hash";
 
 export const ZProcessLogin = z.object({
@@ -36,7 +37,13 @@ export async function issueProcessToken(input: ProcessLogin, secretKey: Uint8Arr
   }
   const valid = await verifyPassword(row.credential.secretHash, input.password);
   if (!valid || row.organization.status !== "active") throw new AppError("INVALID_CREDENTIALS");
-  await db.update(apiCredentials).set({ lastUsedAt: new Date() }).where(eq(apiCredentials.id, row.credential.id));
+  await db.transaction(async (tx) => {
+    await tx.update(apiCredentials).set({ lastUsedAt: new Date() }).where(eq(apiCredentials.id, row.credential.id));
+    await recordAuditEvent(
+      { organizationId: row.organization.id, actor: row.credential.clientname, action: "process_token.issued", target: row.credential.id, detail: { role: row.credential.role } },
+      tx,
+    );
+  });
   return new SignJWT({ org: row.organization.id, role: row.credential.role })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(row.credential.id)

@@ -5,6 +5,7 @@ import { stampApiTokens } from "@/db/schema";
 import { deriveKey, sha256Hex } from "@/lib/crypto/derive-key";
 import { authenticateStaff } from "./authenticate-staff";
 import { AppError } from "@/lib/errors";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 
 export type StampApiVersion = "v2" | "v3";
 export type IssueStampTokenSettings = { secretKey: Uint8Array; ttlDays: number };
@@ -32,12 +33,18 @@ export async function issueStampToken(
           .setExpirationTime(expiresAt)
           .sign(deriveKey(settings.secretKey, "stamp-api-jwt"));
   const tokenHash = sha256Hex(token);
-  await db
-    .insert(stampApiTokens)
-    .values({ userId: staff.userId, apiVersion: input.version, tokenHash, expiresAt })
-    .onConflictDoUpdate({
-      target: [stampApiTokens.userId, stampApiTokens.apiVersion],
-      set: { tokenHash, expiresAt, issuedAt: new Date() },
-    });
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(stampApiTokens)
+      .values({ userId: staff.userId, apiVersion: input.version, tokenHash, expiresAt })
+      .onConflictDoUpdate({
+        target: [stampApiTokens.userId, stampApiTokens.apiVersion],
+        set: { tokenHash, expiresAt, issuedAt: new Date() },
+      });
+    await recordAuditEvent(
+      { organizationId: staff.organizationId, actor: staff.email, action: "stamp_token.issued", target: staff.userId, detail: { version: input.version, expiresAt: expiresAt.toISOString() } },
+      tx,
+    );
+  });
   return { token, expiresAt };
 }

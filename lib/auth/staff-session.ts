@@ -2,6 +2,7 @@ import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { getServices } from "@/lib/runtime/services";
+import { recordStaffLogin } from "@/lib/audit/record-staff-login";
 import { authenticateStaff } from "./authenticate-staff";
 
 const ZLogin = z.object({ email: z.string().trim().min(1), password: z.string().min(1) });
@@ -37,6 +38,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async () => {
           const parsed = ZLogin.safeParse(raw);
           if (!parsed.success) throw new InvalidLogin();
           const identity = await authenticateStaff(parsed.data.email, parsed.data.password, db);
+          await recordStaffLogin({ email: parsed.data.email, identity }, db);
           if (!identity) throw new InvalidLogin();
           return { id: identity.userId, email: identity.email };
         },

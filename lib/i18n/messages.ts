@@ -1,5 +1,6 @@
 import { dashboardMessagesEs } from "./dashboard-messages";
 import { dashboardMessagesEn } from "./dashboard-messages-en";
+import { stampMessagesEn, stampMessagesEs } from "./stamp-messages";
 
 /** Spanish first; English as the switch. Keys are grouped by the screen that shows them. */
 export const messages = {
@@ -37,6 +38,7 @@ export const messages = {
     "soon.text": "Esta sección todavía no está disponible en esta versión.",
     "lang.switch": "English",
     ...dashboardMessagesEs,
+    ...stampMessagesEs,
   },
   en: {
     "app.name": "FirmaViva",
@@ -72,6 +74,7 @@ export const messages = {
     "soon.text": "This section is not available in this version yet.",
     "lang.switch": "Español",
     ...dashboardMessagesEn,
+    ...stampMessagesEn,
   },
 } as const;
 

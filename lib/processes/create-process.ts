@@ -13,6 +13,7 @@ import type { LinkSettings } from "./link-token";
 import { planStampPositions } from "./plan-stamp-positions";
 import { queueSignerNotifications } from "./queue-signer-notifications";
 import { recordProcessEvent } from "./record-process-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { CreateProcessFields } from "./schemas";
 
 export type CreatedProcess = { id: string; msg: string | { link: string; nat_dni: string }[] };
@@ -107,6 +108,10 @@ export async function createProcess(
         )
         .returning();
       await recordProcessEvent({ processId: id, organizationId: caller.organizationId, kind: "created", actor: caller.clientname, detail: { status } }, tx);
+      await recordAuditEvent(
+        { organizationId: caller.organizationId, actor: caller.clientname, action: "process.created", target: id, detail: { status, signers: signers.length, documents: documents.length } },
+        tx,
+      );
       if (status === "approval_pending") return { id, msg: "approvalPending" };
       const links = await issueSigningLinks(
         { processId: id, organizationId: caller.organizationId, linkMode: organization.linkMode, signers, expiresAt: linkExpireAt },

@@ -9,6 +9,7 @@ import { findActiveLinks } from "./issue-signing-links";
 import { planStampPositions } from "./plan-stamp-positions";
 import { queueSignerNotifications } from "./queue-signer-notifications";
 import { recordProcessEvent } from "./record-process-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { ModifyProcessInput } from "./schemas";
 
 /**
@@ -54,6 +55,16 @@ export async function modifyProcess(input: { caller: ProcessCaller; data: Modify
     if (requested.size > 0) await replanStamps(process.id, remaining, requested, tx);
     await recordProcessEvent(
       { processId: process.id, organizationId: process.organizationId, kind: "modified", actor: caller.clientname, detail: { signers: changes.length, removed: removed.size } },
+      tx,
+    );
+    await recordAuditEvent(
+      {
+        organizationId: process.organizationId,
+        actor: caller.clientname,
+        action: "process.modified",
+        target: process.id,
+        detail: { description: data.description !== undefined, signers: changes.length, removed: removed.size },
+      },
       tx,
     );
     if (remaining.every((s) => s.status === "signed")) {

@@ -8,6 +8,7 @@ import { issueSigningLinks, linksMessage } from "./issue-signing-links";
 import type { LinkSettings } from "./link-token";
 import { queueSignerNotifications } from "./queue-signer-notifications";
 import { recordProcessEvent } from "./record-process-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 
 /**
  * POST /api/notify: new links (earlier ones stop working) that expire after link_expire seconds,
@@ -42,6 +43,10 @@ export async function notifyProcess(
     );
     await recordProcessEvent(
       { processId: process.id, organizationId: process.organizationId, kind: "links_issued", actor: caller.clientname, detail: { links: links.length, queued } },
+      tx,
+    );
+    await recordAuditEvent(
+      { organizationId: process.organizationId, actor: caller.clientname, action: "process.notified", target: process.id, detail: { links: links.length, queued, expiresAt: expiresAt.toISOString() } },
       tx,
     );
     return linksMessage(links, organization.linkMode);

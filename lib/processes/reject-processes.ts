@@ -3,6 +3,7 @@ import type { ProcessCaller } from "@/lib/auth/verify-process-token";
 import { isAppError } from "@/lib/errors";
 import { assertOpen, concludeProcess, lockProcess } from "./conclude-process";
 import { expireDueProcesses } from "./expire-due-processes";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 
 export type RejectionError = { process_id: string; error: "forbidden" | "not found" };
 
@@ -21,6 +22,7 @@ export async function rejectProcesses(input: { caller: ProcessCaller; processIds
         const process = await lockProcess(caller.organizationId, processId, tx);
         assertOpen(process);
         await concludeProcess({ process, status: "rejected", actor: caller.clientname }, tx);
+        await recordAuditEvent({ organizationId: process.organizationId, actor: caller.clientname, action: "process.rejected", target: process.id }, tx);
       });
     } catch (error) {
       if (!isAppError(error) || (error.code !== "NOT_FOUND" && error.code !== "FORBIDDEN")) throw error;

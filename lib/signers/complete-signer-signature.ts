@@ -7,6 +7,7 @@ import { findActiveLinks } from "@/lib/processes/issue-signing-links";
 import { filesOf } from "@/lib/processes/plan-stamp-positions";
 import { queueSignerNotifications } from "@/lib/processes/queue-signer-notifications";
 import { recordProcessEvent } from "@/lib/processes/record-process-event";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { assertMaySign } from "./prepare-signer-signature";
 import { resolveSigningLink } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
@@ -64,6 +65,16 @@ export async function completeSignerSignature(
       .where(eq(processSigners.id, signer.id));
     await recordProcessEvent(
       { processId: process.id, organizationId: process.organizationId, kind: "signed", signerId: signer.id, detail: { documents: mine.map((d) => d.id) } },
+      tx,
+    );
+    await recordAuditEvent(
+      {
+        organizationId: process.organizationId,
+        actor: `${signer.nat}:${signer.docId}`,
+        action: "signer.signed",
+        target: process.id,
+        detail: { signerId: signer.id, documents: mine.map((d) => ({ id: d.id, sha256: given.get(d.id)!.sha256 })) },
+      },
       tx,
     );
     const remaining = signers.filter((s) => s.id !== signer.id && s.status === "pending");

@@ -7,6 +7,7 @@ import { isUniqueViolation } from "@/db/is-unique-violation";
 import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
 import type { UploadedFile } from "@/lib/http/parse-multipart";
 import { enqueue } from "@/lib/outbox/enqueue";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { timeStamperFor } from "@/lib/certificates/time-stamp-authority";
 import { addValidationData } from "@/lib/certificates/finish-long-term-validation";
@@ -65,6 +66,10 @@ export async function requestStampSignature(
           summary: { request: stored, hasImage: !!image, signer: signerSummary(fields) },
         })
         .returning({ id: stampTransactions.id });
+      await recordAuditEvent(
+        { organizationId: caller.organizationId, actor: caller.email, action: "stamp.signature_requested", target: txToken, detail: { docId, signType: fields.sign_type, async: !!fields.async } },
+        tx,
+      );
       if (queued) await enqueue(tx, { kind: "stamp.sign", payload: { transactionId: row.id }, organizationId: caller.organizationId, maxAttempts: 3 });
     });
   } catch (error) {

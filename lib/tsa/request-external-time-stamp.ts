@@ -1,5 +1,4 @@
-import { randomBytes } from "node:crypto";
-import { der } from "@/lib/pki/der-encoder";
+import { buildTimeStampRequest, timeStampNonce } from "@/lib/tsa/build-time-stamp-request";
 import { verifyCmsSignature } from "@/lib/pki/verify-cms-signature";
 import { TsaError } from "@/lib/tsa/errors";
 import { readTimeStampResponse } from "@/lib/tsa/read-time-stamp-response";
@@ -15,16 +14,6 @@ export type ExternalTimeStampOptions = {
 };
 
 const maxResponseBytes = 1024 * 1024;
-
-function buildRequest(digest: Uint8Array, nonce: Uint8Array, policyOid?: string): Uint8Array {
-  return der.sequence(
-    der.integer(1),
-    der.sequence(der.sequence(der.oid(timeStampHashAlgorithms["SHA-256"].oid)), der.octetString(digest)),
-    ...(policyOid ? [der.oid(policyOid)] : []),
-    der.integer(nonce),
-    der.boolean(true), // certReq: the token must carry the TSA certificate for later validation
-  );
-}
 
 async function post(url: string, body: Uint8Array, options: ExternalTimeStampOptions): Promise<Uint8Array> {
   let response: Response;
@@ -59,9 +48,8 @@ function verifyTokenSignature(tokenDer: Uint8Array): void {
  */
 export async function requestExternalTimeStamp(url: string, digest: Uint8Array, options: ExternalTimeStampOptions = {}): Promise<Uint8Array> {
   if (digest.length !== 32) throw new TypeError("digest must be a SHA-256 value (32 bytes)");
-  const nonce = randomBytes(8);
-  nonce[0] = (nonce[0]! & 0x7f) | 0x01; // positive and exactly 8 content octets, so it compares byte for byte
-  const responseDer = await post(url, buildRequest(digest, nonce, options.policyOid), options);
+  const nonce = timeStampNonce();
+  const responseDer = await post(url, buildTimeStampRequest(digest, nonce, options.policyOid), options);
 
   const response = readTimeStampResponse(responseDer);
   if (response.status !== 0 && response.status !== 1) {

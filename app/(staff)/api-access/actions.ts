@@ -22,7 +22,7 @@ export async function createCredentialAction(input: unknown): Promise<ActionResu
   return runStaffAction("credentials:manage", async (staff, { db }) => {
     const { clientname, role } = parseWith(ZNewCredential, input);
     const secret = crypto.randomBytes(24).toString("base64url");
-    const row = await createCredential({ organizationId: staff.organizationId, clientname, secret, role }, db);
+    const row = await createCredential({ organizationId: staff.organizationId, clientname, secret, role, actor: staff.email }, db);
     revalidatePath("/api-access");
     return { message: `Credencial ${row.clientname} creada.`, data: { clientname: row.clientname, secret } };
   });
@@ -31,7 +31,7 @@ export async function createCredentialAction(input: unknown): Promise<ActionResu
 export async function setCredentialRoleAction(input: unknown): Promise<ActionResult> {
   return runStaffAction("credentials:manage", async (staff, { db }) => {
     const { credentialId, role } = parseWith(ZCredentialRole, input);
-    const row = await setCredentialRole({ organizationId: staff.organizationId, credentialId, role }, db);
+    const row = await setCredentialRole({ organizationId: staff.organizationId, credentialId, role, actor: staff.email }, db);
     revalidatePath("/api-access");
     return { message: `${row.clientname}: rol ${row.role}.` };
   });
@@ -40,7 +40,7 @@ export async function setCredentialRoleAction(input: unknown): Promise<ActionRes
 export async function revokeCredentialAction(input: unknown): Promise<ActionResult> {
   return runStaffAction("credentials:manage", async (staff, { db }) => {
     const { credentialId } = parseWith(ZCredentialId, input);
-    const row = await revokeCredential({ organizationId: staff.organizationId, credentialId }, db);
+    const row = await revokeCredential({ organizationId: staff.organizationId, credentialId, actor: staff.email }, db);
     revalidatePath("/api-access");
     return { message: `${row.clientname} revocada.` };
   });

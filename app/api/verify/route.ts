@@ -1,0 +1,15 @@
+import { AppError } from "@/lib/errors";
+import { withPublic } from "@/lib/http/with-api-auth";
+import { parseMultipart } from "@/lib/http/parse-multipart";
+import { verifyUploadedPdf } from "@/lib/verification/verify-uploaded-pdf";
+
+export const dynamic = "force-dynamic";
+
+/** Public: multipart `file` (a signed PDF) in, a report of its signatures out. Nothing is stored. */
+export const POST = withPublic("json", async (request, { services }) => {
+  const { files } = await parseMultipart(request, { maxFileBytes: services.config.maxUploadBytes, maxFiles: 1, maxFields: 5 });
+  const file = files.find((f) => f.field === "file");
+  if (!file || file.bytes.length === 0) throw new AppError("VALIDATION", "Adjunte un archivo PDF.", "file");
+  const report = await verifyUploadedPdf(file.bytes, services.config, services.db);
+  return Response.json({ success: true, ...report }, { headers: { "cache-control": "no-store" } });
+});

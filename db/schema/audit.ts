@@ -1,0 +1,23 @@
+import { bigserial, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+
+/**
+ * Append-only, hash-chained record of security-relevant actions. Each organization has its own
+ * chain (platform events have no organization): hash = sha256(prev_hash || canonical entry).
+ * No foreign key on the organization: the log must outlive what it describes.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    organizationId: uuid("organization_id"),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    target: text("target").notNull().default(""),
+    detail: jsonb("detail").$type<Record<string, unknown>>().notNull().default({}),
+    prevHash: text("prev_hash").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [uniqueIndex("audit_log_hash_key").on(t.hash), index("audit_log_organization_idx").on(t.organizationId, t.id)],
+);
+export type AuditLogEntry = typeof auditLog.$inferSelect;

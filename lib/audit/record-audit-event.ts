@@ -1,0 +1,59 @@
+import { desc, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { auditLog } from "@/db/schema";
+import { GENESIS_HASH, hashAuditEntry } from "./hash-audit-entry";
+
+export type AuditAction =
+  | "staff.login"
+  | "staff.login_failed"
+  | "stamp_token.issued"
+  | "process_token.issued"
+  | "credential.created"
+  | "credential.revoked"
+  | "credential.role_changed"
+  | "process.created"
+  | "process.modified"
+  | "process.rejected"
+  | "process.notified"
+  | "signer.signed"
+  | "stamp.signature_requested"
+  | "organization.suspended"
+  | "organization.reactivated";
+
+export type AuditEvent = {
+  /** null for platform events that belong to no organization (e.g. a login with an unknown e-mail). */
+  organizationId: string | null;
+  /** Staff e-mail, API clientname, or who else acted. */
+  actor: string;
+  action: AuditAction;
+  target?: string;
+  detail?: Record<string, unknown>;
+};
+
+/**
+ * Appends one entry to its organization's chain. Pass the caller's transaction to make the entry
+ * part of the change it describes; the advisory lock serializes appends per organization so two
+ * writers cannot both chain onto the same last hash. The lock lasts until the outer transaction ends.
+ */
+export async function recordAuditEvent(event: AuditEvent, db: Db): Promise<{ id: number; hash: string }> {
+  // jsonb drops undefined and normalizes numbers; hash exactly what will be read back
+  const detail = JSON.parse(JSON.stringify(event.detail ?? {})) as Record<string, unknown>;
+  const organizationId = event.organizationId;
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`audit:${organizationId ?? "platform"}`}))`);
+    const [last] = await tx
+      .select({ hash: auditLog.hash })
+      .from(auditLog)
+      .where(organizationId === null ? isNull(auditLog.organizationId) : eq(auditLog.organizationId, organizationId))
+      .orderBy(desc(auditLog.id))
+      .limit(1);
+    const prevHash = last?.hash ?? GENESIS_HASH;
+    const entry = { organizationId, occurredAt: new Date(), actor: event.actor, action: event.action, target: event.target ?? "", detail };
+    const hash = hashAuditEntry(prevHash, entry);
+    const [row] = await tx
+      .insert(auditLog)
+      .values({ ...entry, prevHash, hash })
+      .returning({ id: auditLog.id, hash: auditLog.hash });
+    return row;
+  });
+}

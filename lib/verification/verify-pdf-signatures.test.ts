@@ -1,0 +1,70 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { PdfError } from "@/lib/pdf/errors";
+import { verifyPdfSignatures } from "./verify-pdf-signatures";
+
+const DIR = "/work/shared/fixtures/pdfs/signed-by-others";
+const read = (name: string) => new Uint8Array(fs.readFileSync(path.join(DIR, name)));
+
+describe("verifyPdfSignatures over PDFs signed by other tools", () => {
+  test.each([
+    ["jsignpdf-openpdf-approval.pdf", "account:admin, admin"],
+    ["jsignpdf-docmdp1-certified.pdf", "admin"],
+    ["libreoffice75-signed-incremental.pdf", "ONDŘEJ MACHULDA"],
+    ["qpdf-test-signed-incremental.pdf", "John Doe"],
+    ["itext-qualified-signature-2011.pdf", "Paul Frey (Qualified Signature)"],
+  ])("%s: one intact signature by %s, untrusted, not modified after", async (name, signer) => {
+    const { signatures } = await verifyPdfSignatures(read(name), []);
+    expect(signatures).toHaveLength(1);
+    expect(signatures[0]).toMatchObject({ kind: "signature", signer, integrity: "intact", trusted: false, modifiedAfter: false, coversWholeDocument: true });
+    expect(signatures[0].signingTime?.at).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  test.each([
+    ["signed-tampered-digest-mismatch.pdf", "digest-mismatch"],
+    ["fuzzed-pkcs7-sha1-digest-mismatch.pdf", "digest-mismatch"],
+    ["pdfjs-signed-digest-mismatch.pdf", "ranges-invalid"],
+  ])("%s: integrity fails (%s)", async (name, integrity) => {
+    const { signatures } = await verifyPdfSignatures(read(name), []);
+    expect(signatures).toHaveLength(1);
+    expect(signatures[0].integrity).toBe(integrity);
+  });
+
+  test("a signature followed by an incremental update is intact but modified after", async () => {
+    const { signatures } = await verifyPdfSignatures(read("signed-then-incremental-update.pdf"), []);
+    expect(signatures).toMatchObject([{ integrity: "intact", modifiedAfter: true, coversWholeDocument: false }]);
+  });
+
+  test("two signatures: the first is followed by the second revision, the second covers the file", async () => {
+    const { signatures } = await verifyPdfSignatures(read("poppler-two-signatures.pdf"), []);
+    expect(signatures.map((s) => [s.integrity, s.modifiedAfter])).toEqual([["intact", true], ["intact", false]]);
+  });
+
+  test("signature time stamps are read from the unsigned attributes", async () => {
+    const { signatures } = await verifyPdfSignatures(read("jsignpdf-docmdp1-certified.pdf"), []);
+    expect(signatures[0].timeStamp).toEqual({ at: "2025-12-07T17:14:08.000Z", matchesSignature: true });
+  });
+
+  test("a PDF without signatures reports none", async () => {
+    expect((await verifyPdfSignatures(read("ur3-usage-rights-only.pdf"), [])).signatures).toEqual([]);
+  });
+
+  test.each([
+    ["not a PDF", new TextEncoder().encode("hello, this is not a PDF at all"), "INVALID_PDF"],
+    ["truncated", read("jsignpdf-openpdf-approval.pdf").subarray(0, 5000), "INVALID_PDF"],
+    ["encrypted", read("acrobat-encrypted-and-signed.pdf"), "ENCRYPTED_PDF"],
+  ])("%s input is refused with a PdfError", async (_name, bytes, code) => {
+    const error = await verifyPdfSignatures(bytes, []).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PdfError);
+    expect((error as PdfError).code).toBe(code);
+  });
+
+  test("a corrupted /Contents is reported as unreadable, not thrown", async () => {
+    const bytes = read("jsignpdf-openpdf-approval.pdf");
+    const at = Buffer.from(bytes).indexOf("/Contents <") + 11;
+    bytes.fill(0x46, at, at + 64); // "FFFF…": not a CMS any more
+    const { signatures } = await verifyPdfSignatures(bytes, []);
+    expect(signatures[0].integrity).toBe("unreadable");
+  });
+});
