@@ -12,7 +12,7 @@ export default async function StaffLayout({ children }: { children: React.ReactN
   const quality = config().APP_ENV === "quality";
   return (
     <div className="shell">
-      <StaffNav t={t} isPlatformAdmin={staff.isPlatformAdmin} />
+      <StaffNav t={t} role={staff.role} isPlatformAdmin={staff.isPlatformAdmin} />
       <main className="shell-main">
         <div className="topbar">
           <span className="muted" data-testid="signed-in-as">

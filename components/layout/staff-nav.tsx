@@ -1,19 +1,22 @@
 import Link from "next/link";
 import { signOut } from "@/lib/auth/staff-session";
 import type { MessageKey } from "@/lib/i18n/messages";
+import { can, type Permission } from "@/lib/auth/roles";
+import type { StaffRole } from "@/db/schema";
 
-export const staffSections: { href: string; label: MessageKey }[] = [
+/** Each section names the permission its page requires, so nobody is offered a page that refuses them. */
+export const staffSections: { href: string; label: MessageKey; permission?: Permission }[] = [
   { href: "/", label: "nav.home" },
-  { href: "/processes", label: "nav.processes" },
-  { href: "/processes/new", label: "nav.newProcess" },
-  { href: "/approvals", label: "nav.approvals" },
-  { href: "/stamp", label: "nav.stamp" },
-  { href: "/labels", label: "nav.labels" },
-  { href: "/api-access", label: "nav.apiAccess" },
-  { href: "/certificates", label: "nav.certificates" },
-  { href: "/organization", label: "nav.organization" },
+  { href: "/processes", label: "nav.processes", permission: "processes:read" },
+  { href: "/processes/new", label: "nav.newProcess", permission: "processes:create" },
+  { href: "/approvals", label: "nav.approvals", permission: "processes:approve" },
+  { href: "/stamp", label: "nav.stamp", permission: "stamp:sign" },
+  { href: "/labels", label: "nav.labels", permission: "labels:read" },
+  { href: "/api-access", label: "nav.apiAccess", permission: "credentials:manage" },
+  { href: "/certificates", label: "nav.certificates", permission: "certificates:manage" },
+  { href: "/organization", label: "nav.organization", permission: "staff:manage" },
   { href: "/verify", label: "nav.verify" },
-  { href: "/audit", label: "nav.audit" },
+  { href: "/audit", label: "nav.audit", permission: "audit:read" },
 ];
 
 async function signOutAction() {
@@ -21,13 +24,13 @@ async function signOutAction() {
   await signOut({ redirectTo: "/login" });
 }
 
-export function StaffNav({ t, isPlatformAdmin }: { t: (key: MessageKey) => string; isPlatformAdmin: boolean }) {
+export function StaffNav({ t, role, isPlatformAdmin }: { t: (key: MessageKey) => string; role: StaffRole; isPlatformAdmin: boolean }) {
   return (
     <nav className="shell-nav" aria-label="Principal">
       <Link href="/" className="brand">
         {t("app.name")}
       </Link>
-      {staffSections.map((section) => (
+      {staffSections.filter((section) => !section.permission || can(role, section.permission)).map((section) => (
         <Link key={section.href} href={section.href}>
           {t(section.label)}
         </Link>

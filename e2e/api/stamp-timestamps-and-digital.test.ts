@@ -162,6 +162,9 @@ describe("OpenAPI", () => {
     for (const path of ["/api/auth/token", "/api/v3/auth/token", "/api/v2/signPDF", "/api/v3/signPDF", "/api/v2/getSignedPDF", "/api/v2/updateSignCredentials", "/api/v2/signTimeStamp", "/api/v2/certificateHolders", "/api/tsa"]) {
       expect(document.paths[path], path).toBeDefined();
     }
+    // The process API is covered in detail by lib/openapi/build-openapi-document.test.ts; this checks it is served.
+    expect(Object.keys(document.paths["/api/signature_processes"]).sort()).toEqual(["delete", "get", "post", "put"]);
+    expect(document.webhooks.processConcluded.post).toBeDefined();
     const signFields = document.paths["/api/v2/signPDF"].post.requestBody.content["multipart/form-data"].schema.properties;
     for (const field of ["pdf_file", "image", "nationality", "person_id_type", "person_id", "names", "last_names", "email", "tx_token", "page", "position_x", "position_y", "async", "binary_resp", "sign_type", "sign_username", "sign_password", "sign_pin", "qr_type", "qr_text", "stamp_size"]) {
       expect(signFields[field], field).toBeDefined();

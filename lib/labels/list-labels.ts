@@ -1,10 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { labels } from "@/db/schema";
-import type { ListLabelsQuery } from "./schemas";
-
-export type LabelRecord = { label: string; usr_id: string };
-export type LabelPage = { status: 200 | 206; body: { labels: LabelRecord[]; last_item?: LabelRecord } };
+import type { LabelPage, ListLabelsQuery } from "./schemas";
 
 /**
  * GET /api/labels: the organization's labels by name, descending (byte order, so case-sensitive

@@ -23,3 +23,8 @@ export const ZListLabelsQuery = z.object({
   last_item: z.preprocess(emptyAsUndefined, ZLabelCursor.optional()),
 });
 export type ListLabelsQuery = z.infer<typeof ZListLabelsQuery>;
+
+// The answer of GET /api/labels; the OpenAPI document is generated from it.
+export const ZLabelRecord = z.object({ label: z.string(), usr_id: z.string().describe("clientname of the owner") });
+export const ZLabelPage = z.object({ labels: z.array(ZLabelRecord), last_item: ZLabelRecord.optional().describe("On a 206: the cursor to send back as last_item") });
+export type LabelPage = { status: 200 | 206; body: z.infer<typeof ZLabelPage> };

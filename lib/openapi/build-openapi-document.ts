@@ -1,133 +1,23 @@
-import { z } from "zod";
-import { ZSignPdfFields, ZGetSignedPdfQuery, ZUpdateSignCredentials } from "@/lib/stamp-signing/schemas";
-import { ZStampTokenRequest } from "@/lib/auth/schemas";
-import { ZProcessLogin } from "@/lib/auth/issue-process-token";
-import { ZEnrollCertificateHolder } from "@/lib/stamp-signing/enroll-certificate-holder";
-
-type JsonSchema = Record<string, unknown>;
-
-// The handlers parse with these same schemas; the document is generated from them, never by hand.
-const toSchema = (schema: z.ZodType): JsonSchema => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
-  return rest;
-};
-
-const binary = { type: "string", format: "binary" };
-const stampFailure = {
-  description: "Failure: `{success:false, message}` (400 invalid field, 401 token, 409 tx_token reused, 413 too large, 500 other)",
-  content: { "application/json": { schema: { $ref: "#/components/schemas/StampFailure" } } },
-};
-
-function multipartWithFiles(fields: z.ZodType, files: Record<string, { description: string; required?: boolean }>) {
-  const schema = toSchema(fields) as { properties?: Record<string, unknown>; required?: string[] };
-  return {
-    type: "object",
-    properties: { ...Object.fromEntries(Object.entries(files).map(([k, v]) => [k, { ...binary, description: v.description }])), ...schema.properties },
-    required: [...Object.entries(files).filter(([, v]) => v.required).map(([k]) => k), ...(schema.required ?? [])],
-  };
-}
-
-function versioned(path: (v: "v2" | "v3") => string, operation: (v: "v2" | "v3") => JsonSchema) {
-  return { [path("v2")]: operation("v2"), [path("v3")]: operation("v3") };
-}
+import { processApiComponents, processApiPaths, processApiWebhooks } from "./process-api-paths";
+import { stampApiComponents, stampApiPaths } from "./stamp-api-paths";
+import type { JsonSchema } from "./schema-from-zod";
 
 /** OpenAPI 3.1 description of the public APIs, served at /api/openapi.json. */
 export function buildOpenApiDocument(serverUrl: string): JsonSchema {
-  const bearer = [{ stampBearer: [] }];
   return {
     openapi: "3.1.0",
-    info: { title: "FirmaViva APIs", version: "1.0.0", description: "Stamp-signing API v2/v3 and signature-process API. Error formats per family: see docs/." },
+    info: {
+      title: "FirmaViva APIs",
+      version: "1.0.0",
+      description: "Stamp-signing API v2/v3 (failures are JSON `{success:false, message}`) and signature-process API (failures are short plain text; a 400 names the field in `X-Error-Detail`). See docs/.",
+    },
     servers: [{ url: serverUrl }],
     components: {
-      securitySchemes: {
-        stampBearer: { type: "http", scheme: "bearer", description: "Token from /api/auth/token (v2) or /api/v3/auth/token (v3); only the latest one works" },
-        processJwt: { type: "apiKey", in: "header", name: "Authorization", description: "`jwt-bearer <access_token>` from /api/auth/login" },
-      },
-      schemas: {
-        StampFailure: { type: "object", properties: { success: { const: false }, message: { type: "string" } }, required: ["success", "message"] },
-        SignedPdf: { type: "object", properties: { success: { type: "boolean" }, message: { type: "string" }, tx_token: { type: "string" }, signed_pdf: { type: "string", contentEncoding: "base64" } } },
-      },
+      securitySchemes: { ...stampApiComponents.securitySchemes, ...processApiComponents.securitySchemes },
+      schemas: { ...stampApiComponents.schemas, ...processApiComponents.schemas },
+      responses: processApiComponents.responses,
     },
-    paths: {
-      "/api/auth/token": {
-        post: {
-          summary: "Stamp API v2 token",
-          requestBody: { required: true, content: { "application/json": { schema: toSchema(ZStampTokenRequest) } } },
-          responses: { "200": { description: "`{status:200, data:{token}}`" }, "401": stampFailure },
-        },
-      },
-      "/api/v3/auth/token": {
-        post: {
-          summary: "Stamp API v3 token (JWT)",
-          requestBody: { required: true, content: { "application/json": { schema: toSchema(ZStampTokenRequest) } } },
-          responses: { "200": { description: "`{token}`" }, "401": { description: '`{error:"invalid_credentials"}`' } },
-        },
-      },
-      ...versioned((v) => `/api/${v}/signPDF`, (v) => ({
-        post: {
-          summary: `Sign a PDF with a visual stamp (${v})`,
-          security: bearer,
-          requestBody: { required: true, content: { "multipart/form-data": { schema: multipartWithFiles(ZSignPdfFields, { pdf_file: { description: "PDF to sign", required: true }, image: { description: "JPG/PNG, portrait or square; required when page is sent" } }) } } },
-          responses: {
-            "200": { description: "Sync: `{success, message:\"OK\", tx_token, signed_pdf}`, or application/pdf when binary_resp=1. Async: `{success, message, tx_token, doc_id}`", content: { "application/json": { schema: { $ref: "#/components/schemas/SignedPdf" } }, "application/pdf": { schema: binary } } },
-            "400": stampFailure, "401": stampFailure, "409": stampFailure, "413": stampFailure, "500": stampFailure,
-          },
-        },
-      })),
-      ...versioned((v) => `/api/${v}/getSignedPDF`, (v) => ({
-        get: {
-          summary: `Fetch an async result (${v})`,
-          security: bearer,
-          parameters: Object.entries((toSchema(ZGetSignedPdfQuery) as { properties: Record<string, JsonSchema> }).properties).map(([name, schema]) => ({ name, in: "query", required: name === "tx_token", schema })),
-          responses: { "200": { description: "done: the signed PDF" }, "202": { description: "pending: `El documento aún se está procesando`" }, "422": { description: "failed: the failure message" }, "404": stampFailure },
-        },
-      })),
-      ...versioned((v) => `/api/${v}/updateSignCredentials`, (v) => ({
-        post: {
-          summary: `Register certificate user name and password (${v})`,
-          security: bearer,
-          requestBody: { required: true, content: { "application/json": { schema: toSchema(ZUpdateSignCredentials) } } },
-          responses: { "200": { description: "`Credenciales registradas correctamente`" }, "400": stampFailure },
-        },
-      })),
-      ...versioned((v) => `/api/${v}/signTimeStamp`, (v) => ({
-        post: {
-          summary: `RFC 3161 time stamp for a .tsq (${v})`,
-          security: bearer,
-          requestBody: { required: true, content: { "multipart/form-data": { schema: { type: "object", properties: { tsq_file: binary }, required: ["tsq_file"] } } } },
-          responses: { "200": { description: "`{success, message, tx_token, tsr_file}` (Base64 .tsr)" }, "400": stampFailure },
-        },
-      })),
-      ...versioned((v) => `/api/${v}/certificateHolders`, (v) => ({
-        post: {
-          summary: `Enrol a certificate holder for sign_type=digital (${v}; admin)`,
-          security: bearer,
-          requestBody: { required: true, content: { "multipart/form-data": { schema: multipartWithFiles(ZEnrollCertificateHolder, { p12_file: { description: "PKCS#12 (.p12/.pfx) when source=pkcs12" } }) } } },
-          responses: { "201": { description: "holder enrolled" }, "400": stampFailure, "403": stampFailure, "409": stampFailure },
-        },
-      })),
-      ...versioned((v) => `/api/${v}/agentCertificate`, (v) => ({
-        post: {
-          summary: `Import the organization's own agent certificate from PKCS#12 (${v}; admin)`,
-          security: bearer,
-          requestBody: { required: true, content: { "multipart/form-data": { schema: { type: "object", properties: { p12_file: binary, p12_password: { type: "string" } }, required: ["p12_file"] } } } },
-          responses: { "201": { description: "imported; agente and otp signatures use it from now on" }, "400": stampFailure, "403": stampFailure },
-        },
-      })),
-      "/api/tsa": {
-        post: {
-          summary: "RFC 3161 time-stamp authority (standard HTTP transport)",
-          requestBody: { required: true, content: { "application/timestamp-query": { schema: binary } } },
-          responses: { "200": { description: "TimeStampResp", content: { "application/timestamp-reply": { schema: binary } } } },
-        },
-      },
-      "/api/auth/login": {
-        post: {
-          summary: "Process API login",
-          requestBody: { required: true, content: { "application/json": { schema: toSchema(ZProcessLogin) } } },
-          responses: { "200": { description: "`{access_token}`" }, "404": { description: "`not found`", content: { "text/plain": { schema: { type: "string" } } } } },
-        },
-      },
-    },
+    paths: { ...stampApiPaths, ...processApiPaths },
+    webhooks: processApiWebhooks,
   };
 }

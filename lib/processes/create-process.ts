@@ -14,9 +14,7 @@ import { planStampPositions } from "./plan-stamp-positions";
 import { queueSignerNotifications } from "./queue-signer-notifications";
 import { recordProcessEvent } from "./record-process-event";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import type { CreateProcessFields } from "./schemas";
-
-export type CreatedProcess = { id: string; msg: string | { link: string; nat_dni: string }[] };
+import type { CreatedProcess, CreateProcessFields } from "./schemas";
 
 export function newProcessId(): string {
   return `${crypto.randomBytes(16).toString("hex")}:${crypto.randomBytes(8).toString("hex")}`;

@@ -1,4 +1,5 @@
 import type { ProcessRecord } from "./load-process-records";
+import type { ProcessPayload } from "./schemas";
 
 export type DateStyle = "iso" | "epoch";
 
@@ -12,7 +13,7 @@ export function formatDate(date: Date, style: DateStyle): string | number {
  * callback payload; only the date style differs. nat/per_id name the process owner: the
  * organization's ID type and the clientname of the credential that created it.
  */
-export function formatProcess(record: ProcessRecord, options: { dates: DateStyle; documentUrl: (document: { id: string; organizationId: string }) => string }) {
+export function formatProcess(record: ProcessRecord, options: { dates: DateStyle; documentUrl: (document: { id: string; organizationId: string }) => string }): ProcessPayload {
   const { process, documents, signers } = record;
   return {
     id: process.id,

@@ -3,6 +3,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { processLinks } from "@/db/schema";
 import { hashLinkToken, linkTokenOf, signingLinkUrl, type LinkSettings } from "./link-token";
+import type { LinksMessage } from "./schemas";
 
 export type LinkMode = "shared" | "per-signer";
 export type IssuedLink = { linkId: string; signerId: string | null; link: string; natDni: string | null };
@@ -38,7 +39,7 @@ export async function issueSigningLinks(
 }
 
 /** The answer of create and notify: the link as text (shared) or `{link, nat_dni}` per signer. */
-export function linksMessage(links: IssuedLink[], linkMode: LinkMode): string | { link: string; nat_dni: string }[] {
+export function linksMessage(links: IssuedLink[], linkMode: LinkMode): LinksMessage {
   if (linkMode === "shared") return links[0]?.link ?? "";
   return links.map((l) => ({ link: l.link, nat_dni: l.natDni ?? "" }));
 }

@@ -8,6 +8,7 @@ import { issueSigningLinks, linksMessage } from "./issue-signing-links";
 import type { LinkSettings } from "./link-token";
 import { queueSignerNotifications } from "./queue-signer-notifications";
 import { recordProcessEvent } from "./record-process-event";
+import type { LinksMessage } from "./schemas";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 
 /**
@@ -19,7 +20,7 @@ export async function notifyProcess(
   input: { caller: ProcessCaller; processId: string; linkExpire?: number },
   db: Db,
   settings: LinkSettings,
-): Promise<string | { link: string; nat_dni: string }[]> {
+): Promise<LinksMessage> {
   const { caller } = input;
   await expireDueProcesses({ organizationId: caller.organizationId, processId: input.processId }, db);
   return db.transaction(async (tx) => {

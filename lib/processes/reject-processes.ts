@@ -4,18 +4,17 @@ import { isAppError } from "@/lib/errors";
 import { assertOpen, concludeProcess, lockProcess } from "./conclude-process";
 import { expireDueProcesses } from "./expire-due-processes";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-
-export type RejectionError = { process_id: string; error: "forbidden" | "not found" };
+import type { RejectAnswer } from "./schemas";
 
 /**
  * DELETE /api/signature_processes (decision 14): each id is rejected in its own transaction and
  * queues its callback. A list answers the ids that failed; a single id that fails is an error.
  */
-export async function rejectProcesses(input: { caller: ProcessCaller; processIds: string[] }, db: Db): Promise<{ errors: RejectionError[] }> {
+export async function rejectProcesses(input: { caller: ProcessCaller; processIds: string[] }, db: Db): Promise<RejectAnswer> {
   const { caller } = input;
   const ids = [...new Set(input.processIds)];
   await expireDueProcesses({ organizationId: caller.organizationId }, db);
-  const errors: RejectionError[] = [];
+  const errors: RejectAnswer["errors"] = [];
   for (const processId of ids) {
     try {
       await db.transaction(async (tx) => {

@@ -115,16 +115,18 @@ export const ZCreationDate = z.string().transform((value, ctx) => {
   return date!;
 });
 
-export const ZListCursor = jsonText(
-  z.object({ processId: z.string().min(1).max(100), date: z.iso.datetime({ offset: true }) }, "last_item debe ser el JSON devuelto por una respuesta 206"),
+const ZListCursorObject = z.object(
+  { processId: z.string().min(1).max(100), date: z.iso.datetime({ offset: true }) },
+  "last_item debe ser el JSON devuelto por una respuesta 206",
 );
+export const ZListCursor = jsonText(ZListCursorObject);
 
 export const ZListProcessesQuery = z.object({
   limit: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100).default(20)),
-  creation_start: z.preprocess(emptyAsUndefined, ZCreationDate.optional()),
-  creation_end: z.preprocess(emptyAsUndefined, ZCreationDate.optional()),
+  creation_start: z.preprocess(emptyAsUndefined, ZCreationDate.optional().describe("YYYYMMDDThh:mm:ss+00:00")),
+  creation_end: z.preprocess(emptyAsUndefined, ZCreationDate.optional().describe("YYYYMMDDThh:mm:ss+00:00")),
   status: z.preprocess(emptyAsUndefined, z.enum(processStatuses).optional()),
-  process_id: z.preprocess(emptyAsUndefined, ZProcessId.optional()),
+  process_id: z.preprocess(emptyAsUndefined, ZProcessId.optional().describe("When given, every other parameter is ignored")),
   last_item: z.preprocess(emptyAsUndefined, ZListCursor.optional()),
 });
 export type ListProcessesQuery = z.infer<typeof ZListProcessesQuery>;
@@ -139,4 +141,62 @@ export const ZRejectProcesses = z.object({
 export const ZNotifyProcess = z.object({
   process_id: ZProcessId,
   link_expire: z.preprocess(emptyAsUndefined, ZSeconds.optional()),
+});
+
+// Answers. The OpenAPI document is generated from these and the use cases are typed by them, so
+// the two cannot drift apart.
+export const ZSigningLinks = z.array(z.object({ link: z.string(), nat_dni: z.string().describe("<nat>:<doc_id>") }));
+export const ZLinksMessage = z
+  .union([z.string(), ZSigningLinks])
+  .describe("The signing link as text (shared link mode), a {link, nat_dni} per signer (per-signer mode), or `approvalPending`");
+export type LinksMessage = z.infer<typeof ZLinksMessage>;
+
+export const ZCreatedProcess = z.object({ id: z.string().describe("<32 hex>:<16 hex>"), msg: ZLinksMessage });
+export type CreatedProcess = z.infer<typeof ZCreatedProcess>;
+
+export const ZRejectAnswer = z.object({
+  errors: z.array(z.object({ process_id: z.string(), error: z.enum(["forbidden", "not found"]) })).describe("The ids that could not be rejected"),
+});
+export type RejectAnswer = z.infer<typeof ZRejectAnswer>;
+
+const ZStampSlot = z.object({ page: z.number().int(), x: z.number(), y: z.number(), size: z.number().int(), orientation: z.enum(["horizontal", "vertical"]) });
+const ZFacialCheck = z.object({ result: z.boolean(), msg: z.string(), id: z.string(), expire: z.number().int(), selfie: z.string() });
+
+/** A process on the wire: list records carry ISO 8601 dates, the callback payload epoch seconds. */
+const processPayload = <D extends z.ZodType<string | number>>(date: D) =>
+  z.object({
+    id: z.string(),
+    status: z.enum(processStatuses),
+    date,
+    expire: date,
+    description: z.string(),
+    sign_order: z.boolean(),
+    documents: z.array(z.object({ id: z.string(), name: z.string(), pages: z.number().int(), url: z.string().describe("Download link, valid 120 s") })),
+    signers: z.array(
+      z.object({
+        nat: z.string(),
+        doc_id: z.string(),
+        signatureType: z.string(),
+        signChallenges: z.array(z.string()),
+        stampPositions: z.record(z.string(), z.record(z.string(), ZStampSlot)).describe("File index, then page number"),
+        contactInfo: z.object({ type: z.enum(["email", "whatsapp"]), value: z.string(), tz: z.string(), notified: z.boolean() }).nullable(),
+        signerAlias: z.string(),
+        sign_data: z.object({ signAction: z.string().optional(), facial: ZFacialCheck.optional(), date: z.number().int().optional(), result: z.string().optional() }),
+        pinfo: z.object({ given_name: z.string(), family_name: z.string() }),
+      }),
+    ),
+    signers_search: z.array(z.string().describe("<nat>:<doc_id>")),
+    labels: z.array(z.string()),
+    readChallenges: z.array(z.string()),
+    urlCallback: z.string(),
+    nat: z.string(),
+    per_id: z.string().describe("clientname of the credential that created the process"),
+  });
+export type ProcessPayload = z.infer<ReturnType<typeof processPayload<z.ZodType<string | number>>>>;
+
+export const ZListedProcess = processPayload(z.iso.datetime({ offset: true }));
+export const ZCallbackPayload = processPayload(z.number().int().describe("epoch seconds"));
+export const ZProcessPage = z.object({
+  signatureProcesses: z.array(ZListedProcess),
+  last_item: ZListCursorObject.nullable().describe("null when complete; on a 206, the cursor to send back as last_item"),
 });
