@@ -3,6 +3,8 @@
 import type { FieldErrors, UseFormRegister } from "react-hook-form";
 import type { MessageKey } from "@/lib/i18n/messages";
 import type { NewProcessValues } from "./new-process-values";
+import { ContactFields } from "./contact-fields";
+import { StampStyleFields } from "./stamp-style-fields";
 
 type Props = {
   index: number;
@@ -37,33 +39,8 @@ export function SignerFields({ index, nationalities, register, errors, onRemove,
           <label htmlFor={id("alias")}>{t("new.alias")}</label>
           <input id={id("alias")} type="text" {...register(`signers.${index}.signerAlias`)} />
         </div>
-        <div>
-          <label htmlFor={id("ctype")}>{t("new.contactType")}</label>
-          <select id={id("ctype")} {...register(`signers.${index}.contactType`)}>
-            <option value="email">{t("new.email")}</option>
-            <option value="whatsapp">WhatsApp</option>
-            <option value="">{t("new.noContact")}</option>
-          </select>
-        </div>
-        <div>
-          <label htmlFor={id("contact")}>{t("new.contact")}</label>
-          <input id={id("contact")} type="text" placeholder="persona@empresa.pe / +51987654321" {...register(`signers.${index}.contactValue`)} aria-invalid={!!e?.contactValue} />
-          {e?.contactValue && <p className="field-error">{e.contactValue.message}</p>}
-        </div>
-        <div>
-            <label htmlFor={id("size")}>{t("new.stampSize")}</label>
-            <select id={id("size")} {...register(`signers.${index}.size`)}>
-              <option value="1">1</option>
-              <option value="2">2</option>
-            </select>
-        </div>
-        <div>
-            <label htmlFor={id("orientation")}>{t("new.orientation")}</label>
-            <select id={id("orientation")} {...register(`signers.${index}.orientation`)}>
-              <option value="horizontal">{t("new.horizontal")}</option>
-              <option value="vertical">{t("new.vertical")}</option>
-            </select>
-        </div>
+        <ContactFields idPrefix={`signer-${index}`} type={register(`signers.${index}.contactType`)} value={register(`signers.${index}.contactValue`)} error={e?.contactValue?.message} t={t} />
+        <StampStyleFields idPrefix={`signer-${index}`} size={register(`signers.${index}.size`)} orientation={register(`signers.${index}.orientation`)} t={t} />
       </div>
       <div className="row">
         <label className="inline"><input type="checkbox" {...register(`signers.${index}.facial`)} /> {t("new.facial")}</label>

@@ -297,6 +297,33 @@ test("notify, reject and callback redelivery from A's own process page, with B's
   await expectBProcessUntouched();
 });
 
+test("modifying from A's own process page, with B's process and signer swapped in, answers not found", async ({ adminPage: page, api }) => {
+  const [first, second] = [signer(), signer()];
+  const mine = await api.seedProcess({ signers: [first, second] });
+  const detail = new ProcessDetailPage(page);
+  await detail.open(mine);
+  const notFound = "El proceso no existe en su organización.";
+
+  await detail.modifyCard().getByLabel("Descripción").fill(`cambiada por A ${b.token}`);
+  await withIdsSwapped(page, [[mine, b.process.id]], () => detail.modifyCard().getByRole("button", { name: "Guardar descripción" }).click());
+  await expect(detail.modifyCard().getByRole("status")).toHaveText(notFound);
+
+  // B's signer too, so that a missing organization scope would remove someone real
+  const swap: [string, string][] = [[mine, b.process.id], [first.doc_id, b.process.signerDocIds[0]]];
+  await withIdsSwapped(page, swap, async () => {
+    await detail.signerRow(`PER:${first.doc_id}`).getByRole("button", { name: "Quitar" }).click();
+    await page.getByRole("dialog", { name: `¿Quitar a PER:${first.doc_id} del proceso?` }).getByRole("button", { name: "Sí, quitar" }).click();
+  });
+  await expect(detail.signerOutcome()).toHaveText(notFound);
+
+  await page.reload();
+  await expect(detail.signerRows()).toHaveCount(2);
+  await expect(detail.timeline().locator('[data-kind="modified"]')).toHaveCount(0);
+  const listed = await b.api.list({ process_id: b.process.id });
+  expect((await listed.json()).signatureProcesses[0].signers).toHaveLength(b.process.signerDocIds.length);
+  await expectBProcessUntouched();
+});
+
 test("approving B's process from A's approvals inbox answers not found", async ({ adminPage: page, api }) => {
   const organization = new OrganizationPage(page);
   await organization.open();

@@ -17,6 +17,9 @@ export type AuditAction =
   | "process.notified"
   | "signer.signed"
   | "stamp.signature_requested"
+  | "registry_photo.saved"
+  | "registry_photo.replaced"
+  | "registry_photo.deleted"
   | "organization.suspended"
   | "organization.reactivated";
 

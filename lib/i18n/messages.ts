@@ -1,6 +1,7 @@
 import { dashboardMessagesEs } from "./dashboard-messages";
 import { dashboardMessagesEn } from "./dashboard-messages-en";
 import { stampMessagesEn, stampMessagesEs } from "./stamp-messages";
+import { registryPhotoMessagesEn, registryPhotoMessagesEs } from "./registry-photo-messages";
 
 /** Spanish first; English as the switch. Keys are grouped by the screen that shows them. */
 export const messages = {
@@ -40,6 +41,7 @@ export const messages = {
     "notFound.home": "Volver al inicio",
     ...dashboardMessagesEs,
     ...stampMessagesEs,
+    ...registryPhotoMessagesEs,
   },
   en: {
     "app.name": "FirmaViva",
@@ -77,6 +79,7 @@ export const messages = {
     "notFound.home": "Back to the start",
     ...dashboardMessagesEn,
     ...stampMessagesEn,
+    ...registryPhotoMessagesEn,
   },
 } as const;
 

@@ -24,8 +24,12 @@ export async function lockProcess(organizationId: string, processId: string, db:
   return row;
 }
 
+const closedAs: Record<string, string> = { signed: "firmado", rejected: "rechazado", expired: "vencido" };
+
 export function assertOpen(process: ProcessRow) {
-  if (!(OPEN_STATUSES as readonly string[]).includes(process.status)) throw new AppError("FORBIDDEN", `el proceso está ${process.status}`);
+  if (!(OPEN_STATUSES as readonly string[]).includes(process.status)) {
+    throw new AppError("FORBIDDEN", `el proceso está ${closedAs[process.status] ?? process.status} y ya no admite cambios`);
+  }
 }
 
 /**

@@ -32,7 +32,7 @@ export async function modifyProcess(input: { caller: ProcessCaller; data: Modify
       const signer = signers.find((s) => s.nat === change.nat && s.docId === change.doc_id);
       if (!signer || removed.has(signer.id)) throw new AppError("VALIDATION", `no existe el firmante ${change.nat}:${change.doc_id}`, `signers.${i}.doc_id`);
       if (change.action === "remove") {
-        if (signer.status !== "pending") throw new AppError("FORBIDDEN", "el firmante ya firmó o rechazó");
+        if (signer.status !== "pending") throw new AppError("FORBIDDEN", `el firmante ${change.nat}:${change.doc_id} ya firmó o rechazó y no se puede quitar`);
         removed.add(signer.id);
         continue;
       }
@@ -40,7 +40,7 @@ export async function modifyProcess(input: { caller: ProcessCaller; data: Modify
         change.contactInfo === undefined ? undefined : change.contactInfo && { ...change.contactInfo, notified: false };
       if (contactInfo !== undefined && signer.status === "pending") contactChanged.push(signer.id);
       if (change.stampPositions) {
-        if (signer.status !== "pending") throw new AppError("FORBIDDEN", "el firmante ya firmó");
+        if (signer.status !== "pending") throw new AppError("FORBIDDEN", `el firmante ${change.nat}:${change.doc_id} ya firmó y su sello no cambia`);
         requested.set(signer.id, change.stampPositions);
       }
       const patch = {

@@ -1,7 +1,11 @@
 import { z } from "zod";
+import type { Permission } from "@/lib/auth/roles";
 import { nationalIdProblem, normalizeDocId } from "@/lib/processes/check-national-id";
 
 export const MAX_REGISTRY_PHOTO_BYTES = 8 * 1024 * 1024;
+
+/** Who may store, replace or delete registry photos: the API route and the dashboard ask the same question. */
+export const REGISTRY_PHOTO_WRITE: Permission = "processes:create";
 
 const isJpegOrPng = (bytes: Uint8Array) =>
   (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) || (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47);
@@ -12,7 +16,10 @@ export const ZFaceImage = z
   .refine((bytes) => bytes.length > 0 && bytes.length <= MAX_REGISTRY_PHOTO_BYTES, "la imagen debe pesar entre 1 byte y 8 MB")
   .refine(isJpegOrPng, "la imagen debe ser JPEG o PNG");
 
-/** PUT /api/registry_photos (multipart): nat, doc_id and the photo file. */
+/**
+ * PUT /api/registry_photos (multipart) and the dashboard's upload form and action: nat, doc_id and
+ * the photo bytes (the form reads the chosen file so the same sniffing runs in the browser).
+ */
 export const ZRegistryPhotoUpload = z
   .object({
     nat: z.string().trim().toUpperCase().default("PER"),
@@ -24,3 +31,15 @@ export const ZRegistryPhotoUpload = z
     if (problem) ctx.addIssue({ code: "custom", path: [problem.startsWith("nat") ? "nat" : "doc_id"], message: problem });
   });
 export type RegistryPhotoUpload = z.infer<typeof ZRegistryPhotoUpload>;
+
+/** One stored photo, named by its row id (dashboard thumbnail and delete). */
+export const ZRegistryPhotoId = z.object({ photoId: z.uuid() });
+
+/** Newest first, keyset-paged: `after` is the cursor a previous page returned. */
+export const ZListRegistryPhotosQuery = z.object({
+  after: z.string().regex(/^\d{1,15}_[0-9a-f-]{36}$/).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type ListRegistryPhotosQuery = z.infer<typeof ZListRegistryPhotosQuery>;
+
+export type RegistryPhotoEntry = { id: string; nat: string; docId: string; createdAt: Date };

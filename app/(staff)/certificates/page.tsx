@@ -1,22 +1,33 @@
 import { requireStaffPage } from "@/lib/auth/require-staff-page";
+import { can } from "@/lib/auth/roles";
 import { getTranslator } from "@/lib/i18n/get-translator";
 import { getServices } from "@/lib/runtime/services";
 import { listCertificateHolders } from "@/lib/certificates/list-certificate-holders";
 import { getAgentCertificate } from "@/lib/certificates/get-agent-certificate";
+import { getOrganizationSettings } from "@/lib/organizations/get-organization-settings";
+import { listRegistryPhotos } from "@/lib/registry-photos/list-registry-photos";
+import { REGISTRY_PHOTO_WRITE, ZListRegistryPhotosQuery } from "@/lib/registry-photos/schemas";
 import { EnrollHolderForm } from "@/components/certificates/enroll-holder-form";
 import { ImportAgentForm } from "@/components/certificates/import-agent-form";
 import { RevokeHolderButton } from "@/components/certificates/revoke-holder-button";
+import { RegistryPhotosSection } from "@/components/certificates/registry-photos-section";
 import { formatDateTime } from "@/components/processes/format-date-time";
 
 export const dynamic = "force-dynamic";
 
-export default async function CertificatesPage() {
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function CertificatesPage({ searchParams }: Props) {
   const staff = await requireStaffPage("certificates:manage");
   const { t, locale } = await getTranslator();
   const { db, config } = await getServices();
-  const [holders, agent] = await Promise.all([
+  const photoQuery = ZListRegistryPhotosQuery.safeParse({ after: (await searchParams).photos_after });
+  const query = photoQuery.success ? photoQuery.data : ZListRegistryPhotosQuery.parse({});
+  const [holders, agent, organization, registry] = await Promise.all([
     listCertificateHolders({ organizationId: staff.organizationId }, db),
     getAgentCertificate({ organizationId: staff.organizationId, environment: config.APP_ENV }, db),
+    getOrganizationSettings({ organizationId: staff.organizationId }, db),
+    listRegistryPhotos({ organizationId: staff.organizationId, query }, db),
   ]);
   const now = Date.now();
   return (
@@ -57,6 +68,14 @@ export default async function CertificatesPage() {
         ) : <p className="muted">{t("certs.noAgent")}</p>}
         <ImportAgentForm locale={locale} />
       </section>
+      <RegistryPhotosSection
+        locale={locale}
+        photos={registry.photos}
+        page={{ after: query.after ?? null, next: registry.nextCursor }}
+        canSeePhotos={can(staff.role, "biometrics:read")}
+        canWrite={can(staff.role, REGISTRY_PHOTO_WRITE)}
+        nationalities={organization.enabledNationalities}
+      />
       <section className="card stack">
         <h2>{t("certs.ca")}</h2>
         <p><a href="/api/pki/ca.pem" download>ca.pem</a> · <a href="/api/pki/ca.der" download>ca.der</a></p>

@@ -6,8 +6,11 @@ import { staffProcessCaller } from "@/lib/auth/staff-process-caller";
 import { notifyProcess } from "@/lib/processes/notify-process";
 import { rejectProcesses } from "@/lib/processes/reject-processes";
 import { approveProcess } from "@/lib/processes/approve-process";
+import { modifyProcess } from "@/lib/processes/modify-process";
 import { redeliverCallback } from "@/lib/callbacks/redeliver-callback";
-import { ZProcessId } from "@/lib/processes/schemas";
+import { ZModifyProcess, ZProcessId } from "@/lib/processes/schemas";
+import { parseWith } from "@/lib/http/parse-input";
+import { AppError, isAppError } from "@/lib/errors";
 import type { Services } from "@/lib/runtime/services";
 
 const linkSettings = (services: Services) => ({ secretKey: services.config.secretKey, publicUrl: services.config.publicUrl });
@@ -30,6 +33,24 @@ export async function rejectProcessAction(processId: unknown): Promise<ActionRes
     revalidatePath(detailPath(id));
     return { message: "Proceso rechazado." };
   });
+}
+
+/** Description and signers (update, remove), validated by the process API's own schema. */
+export async function modifyProcessAction(input: unknown): Promise<ActionResult> {
+  return runStaffAction("processes:modify", async (staff, services) => {
+    const data = parseWith(ZModifyProcess, input);
+    await modifyProcess({ caller: staffProcessCaller(staff), data }, services.db).catch(explainModifyFailure);
+    revalidatePath(detailPath(data.process_id));
+    return { message: "Proceso modificado." };
+  });
+}
+
+/** The use case words its details for integrators (X-Error-Detail); staff get a sentence around them. */
+function explainModifyFailure(error: unknown): never {
+  if (!isAppError(error)) throw error;
+  if (error.code === "NOT_FOUND") throw new AppError("NOT_FOUND", "El proceso no existe en su organización.");
+  const lead = error.code === "FORBIDDEN" ? "No se puede hacer este cambio" : "No se guardó el cambio";
+  throw new AppError(error.code, error.message === error.code ? `${lead}.` : `${lead}: ${error.message}.`, error.field);
 }
 
 export async function approveProcessAction(processId: unknown): Promise<ActionResult<Links>> {

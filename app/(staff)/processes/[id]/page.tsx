@@ -10,6 +10,7 @@ import { listCallbackDeliveries } from "@/lib/callbacks/list-callback-deliveries
 import { ProcessStatusBadge } from "@/components/processes/process-status-badge";
 import { ProcessActions } from "@/components/processes/process-actions";
 import { SignersTable } from "@/components/processes/signers-table";
+import { EditDescriptionForm } from "@/components/processes/edit-description-form";
 import { ProcessTimeline } from "@/components/processes/process-timeline";
 import { CallbackLog } from "@/components/processes/callback-log";
 import { formatDateTime } from "@/components/processes/format-date-time";
@@ -28,6 +29,7 @@ export default async function ProcessDetailPage({ params }: { params: Promise<{ 
   const deliveries = await listCallbackDeliveries({ organizationId: staff.organizationId, processId }, db);
   const { process, documents } = detail;
   const open = (OPEN_STATUSES as readonly string[]).includes(process.status);
+  const canModify = open && can(staff.role, "processes:modify");
   return (
     <div className="stack">
       <div className="page-head">
@@ -50,6 +52,13 @@ export default async function ProcessDetailPage({ params }: { params: Promise<{ 
           <ProcessActions processId={process.id} canNotify={can(staff.role, "processes:notify")} canReject={can(staff.role, "processes:reject")} locale={locale} />
         </section>
       )}
+      {canModify && (
+        <section className="card stack" data-testid="modify-process">
+          <h2>{t("modify.title")}</h2>
+          <p className="muted">{t("modify.help")} {t("modify.noAdd")}</p>
+          <EditDescriptionForm processId={process.id} description={process.description} locale={locale} />
+        </section>
+      )}
       <section className="card">
         <h2>{t("detail.documents")}</h2>
         <ul className="doc-list">
@@ -62,7 +71,7 @@ export default async function ProcessDetailPage({ params }: { params: Promise<{ 
           ))}
         </ul>
       </section>
-      <SignersTable detail={detail} showSelfie={can(staff.role, "biometrics:read")} t={t} locale={locale} />
+      <SignersTable detail={detail} showSelfie={can(staff.role, "biometrics:read")} canModify={canModify} t={t} locale={locale} />
       <ProcessTimeline events={detail.events} t={t} locale={locale} />
       <CallbackLog processId={process.id} hasCallback={!!process.urlCallback} deliveries={deliveries} canRedeliver={can(staff.role, "processes:notify")} t={t} locale={locale} />
     </div>

@@ -1,0 +1,102 @@
+"use client";
+
+import { useId, useRef, useState } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { MAX_REGISTRY_PHOTO_BYTES, ZRegistryPhotoUpload } from "@/lib/registry-photos/schemas";
+import type { Locale } from "@/lib/i18n/messages";
+import { translatorFor } from "@/components/ui/use-translator";
+import { saveRegistryPhotoAction } from "@/app/(staff)/certificates/registry-photo-actions";
+
+type Props = {
+  locale: Locale;
+  /** The organization's enabled ID types; the first is preselected. */
+  nationalities: string[];
+  /** Replacing: the person is fixed and only the photo is chosen. */
+  person?: { nat: string; docId: string };
+  onSaved?: () => void;
+};
+
+/** Uploads (or replaces) a registry photo with the API's schema: the chosen file's bytes are sniffed here and again on the server. */
+export function RegistryPhotoForm({ locale, nationalities, person, onSaved }: Props) {
+  const t = translatorFor(locale);
+  const id = useId();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [fileName, setFileName] = useState("photo");
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const { register, handleSubmit, setValue, setError, reset, formState: { errors, isSubmitting } } = useForm({
+    resolver: zodResolver(ZRegistryPhotoUpload),
+    defaultValues: { nat: person?.nat ?? nationalities[0] ?? "PER", doc_id: person?.docId ?? "" },
+  });
+  register("photo");
+
+  const choose = async (file: File | undefined) => {
+    setMessage(null);
+    setFileName(file?.name ?? "photo");
+    // one byte past the limit is enough to refuse an oversized file without reading all of it
+    const bytes = file ? new Uint8Array(await file.slice(0, MAX_REGISTRY_PHOTO_BYTES + 1).arrayBuffer()) : undefined;
+    setValue("photo", bytes as Uint8Array<ArrayBuffer>, { shouldValidate: true });
+  };
+
+  const onSubmit = handleSubmit(async (values) => {
+    const form = new FormData();
+    form.append("nat", values.nat);
+    form.append("doc_id", values.doc_id);
+    form.append("photo", new Blob([values.photo as BlobPart]), fileName);
+    const result = await saveRegistryPhotoAction(form);
+    if (!result.ok) {
+      if (result.field === "nat" || result.field === "doc_id" || result.field === "photo") setError(result.field, { message: result.message });
+      else setMessage({ ok: false, text: result.message });
+      return;
+    }
+    const saved = result.data;
+    setMessage({ ok: true, text: saved ? `${t(saved.replaced ? "registry.replacedMessage" : "registry.saved")} ${saved.nat} ${saved.docId}` : result.message });
+    reset({ nat: values.nat, doc_id: person?.docId ?? "" });
+    if (fileInput.current) fileInput.current.value = "";
+    onSaved?.();
+  });
+
+  return (
+    <form className="stack" onSubmit={onSubmit} noValidate data-testid={person ? "registry-replace-form" : "registry-upload-form"}>
+      {person ? (
+        <>
+          <input type="hidden" {...register("nat")} />
+          <input type="hidden" {...register("doc_id")} />
+        </>
+      ) : (
+        <div className="grid-2">
+          <div>
+            <label htmlFor={`${id}-nat`}>{t("registry.nat")}</label>
+            <select id={`${id}-nat`} {...register("nat")} aria-invalid={!!errors.nat}>
+              {nationalities.map((n) => <option key={n} value={n}>{n}</option>)}
+            </select>
+            {errors.nat && <p className="field-error">{errors.nat.message}</p>}
+          </div>
+          <div>
+            <label htmlFor={`${id}-doc`}>{t("registry.docId")}</label>
+            <input id={`${id}-doc`} type="text" inputMode="text" autoComplete="off" {...register("doc_id")} aria-invalid={!!errors.doc_id} />
+            {errors.doc_id && <p className="field-error">{errors.doc_id.message}</p>}
+          </div>
+        </div>
+      )}
+      <div>
+        <label htmlFor={`${id}-photo`}>{t("registry.file")}</label>
+        <input
+          id={`${id}-photo`}
+          ref={fileInput}
+          type="file"
+          accept="image/jpeg,image/png"
+          aria-invalid={!!errors.photo}
+          aria-describedby={`${id}-photo-help`}
+          onChange={(e) => void choose(e.target.files?.[0])}
+        />
+        <p id={`${id}-photo-help`} className="muted">{t("registry.uploadHelp")}</p>
+        {errors.photo && <p className="field-error" role="alert">{errors.photo.message}</p>}
+      </div>
+      <div className="row wrap">
+        <button type="submit" className="button" disabled={isSubmitting}>{isSubmitting ? t("registry.submitting") : t("registry.submit")}</button>
+      </div>
+      {message && <p role={message.ok ? "status" : "alert"} className={message.ok ? "notice" : "alert"}>{message.text}</p>}
+    </form>
+  );
+}

@@ -1,0 +1,24 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { registryPhotos } from "@/db/schema";
+import type { BlobStore } from "@/lib/blob-store/blob-store";
+import { AppError } from "@/lib/errors";
+import { decryptBiometric } from "@/lib/signers/encrypt-biometric";
+
+/** One registry photo, decrypted, for staff of its own organization; NOT_FOUND for any other. */
+export async function readRegistryPhoto(
+  input: { organizationId: string; photoId: string },
+  db: Db,
+  services: { blobs: BlobStore; secretKey: Uint8Array },
+): Promise<{ bytes: Uint8Array; contentType: "image/jpeg" | "image/png" }> {
+  const [row] = await db
+    .select({ blobKey: registryPhotos.blobKey })
+    .from(registryPhotos)
+    .where(and(eq(registryPhotos.id, input.photoId), eq(registryPhotos.organizationId, input.organizationId)))
+    .limit(1);
+  const blob = row ? await services.blobs.get(row.blobKey) : null;
+  if (!blob) throw new AppError("NOT_FOUND");
+  const bytes = decryptBiometric(blob, services.secretKey, input.organizationId);
+  // only JPEG and PNG are accepted on upload (ZFaceImage), so the first byte tells them apart
+  return { bytes, contentType: bytes[0] === 0x89 ? "image/png" : "image/jpeg" };
+}
