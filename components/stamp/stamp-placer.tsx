@@ -92,6 +92,7 @@ export function StampPlacer({ file, pageNumber, box, position, onMove, onDocumen
       cancelled = true;
       task?.cancel();
     };
+    // onPageSize is the parent's callback; only a new document or page choice redraws
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [doc, pageNumber]);
 
