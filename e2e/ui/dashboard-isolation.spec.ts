@@ -1,12 +1,12 @@
 import { test, expect, unique, signInAs, ADMIN } from "../fixtures/dashboard";
-import { login, processApi, signer, TINY_PDF, type ProcessApi } from "../fixtures/process-api-client";
+import { login, signer, TINY_PDF } from "../fixtures/process-api-client";
+import { payloadOf, propNear, seedOrganizationB, withIdsSwapped, type OrgB } from "../fixtures/other-organization";
 import { ProcessesPage } from "../pages/processes-page";
 import { ProcessDetailPage } from "../pages/process-detail-page";
 import { LabelsPage } from "../pages/labels-page";
 import { CertificatesPage } from "../pages/certificates-page";
 import { ApiAccessPage } from "../pages/api-access-page";
 import { OrganizationPage } from "../pages/organization-page";
-import type { Browser, BrowserContext, Page, Request, Route } from "@playwright/test";
 
 /**
  * Issue 8, dashboard half: a staff user of organization A (demo.local, signed in as its owner) tries
@@ -15,160 +15,11 @@ import type { Browser, BrowserContext, Page, Request, Route } from "@playwright/
  * (The process-API half is e2e/api/isolation.test.ts.)
  */
 
-type OrgB = {
-  /** Every name of B's objects contains it, so one `not.toContain(token)` covers them all. */
-  token: string;
-  domain: string;
-  owner: { email: string; password: string };
-  context: BrowserContext;
-  page: Page;
-  api: ProcessApi;
-  credential: { clientname: string; secret: string; id: string };
-  staff: { email: string; password: string; id: string };
-  label: string;
-  holder: { username: string; password: string; pin: string; id: string };
-  process: { id: string; description: string; documentIds: string[]; signerDocIds: string[]; signerIds: string[] };
-};
 
 let b: OrgB;
 
 /** The server of playwright.config.ts (set in beforeAll, where the baseURL fixture is not available). */
 let base = "";
-
-/** The client-component props the dashboard serialized into a page (RSC payload), as text without escapes. */
-async function payloadOf(page: Page, path: string): Promise<string> {
-  const response = await page.request.get(path);
-  expect(response.status()).toBe(200);
-  return (await response.text()).replace(/\\"/g, '"');
-}
-
-/** The uuid value of `prop` in the serialized props object whose `markerProp` is `markerValue` (a row's name). */
-function propNear(payload: string, prop: string, [markerProp, markerValue]: [string, string]): string {
-  const marker = `"${markerProp}":"${markerValue}"`;
-  const objects = payload.match(new RegExp(`\\{[^{}]*"${prop}":"[0-9a-f-]{36}"[^{}]*\\}`, "g")) ?? [];
-  const object = objects.find((o) => o.includes(marker));
-  expect(object, `no ${prop} next to ${marker}`).toBeTruthy();
-  return object!.match(new RegExp(`"${prop}":"([0-9a-f-]{36})"`))![1];
-}
-
-/**
- * Runs `act` (a click on one of A's own buttons) while every server-action request of the page has
- * A's ids replaced by B's: the action reaches the server exactly as a crafted request would.
- * Waits for the action's answer, so nothing is sent after the swap is lifted.
- */
-async function withIdsSwapped(page: Page, swaps: [from: string, to: string][], act: () => Promise<void>) {
-  const seen: { original: string; sent: string }[] = [];
-  const isAction = (request: Request) => request.method() === "POST" && !!request.headers()["next-action"];
-  const handler = async (route: Route) => {
-    const request = route.request();
-    if (!isAction(request)) return route.fallback();
-    const original = request.postData() ?? "";
-    let sent = original;
-    for (const [from, to] of swaps) sent = sent.split(from).join(to);
-    seen.push({ original, sent });
-    await route.continue({ postData: sent });
-  };
-  await page.route("**/*", handler);
-  try {
-    const answered = page.waitForResponse((response) => isAction(response.request()), { timeout: 15_000 });
-    await act();
-    await answered;
-  } finally {
-    await page.unroute("**/*", handler);
-  }
-  expect(seen.length, "no server action was sent").toBeGreaterThan(0);
-  for (const { original, sent } of seen) expect(sent, `nothing swapped in ${original}`).not.toBe(original);
-}
-
-async function seedOrganizationB(browser: Browser): Promise<OrgB> {
-  const token = `isob${Date.now().toString(36)}`;
-  const domain = `${token}.pe`;
-  const owner = { email: `owner@${domain}`, password: "Owner-Password-B-1" };
-
-  // the platform administrator (A's owner) creates B with its owner, through /platform
-  const adminContext = await browser.newContext({ baseURL: base });
-  const adminPage = await adminContext.newPage();
-  await signInAs(adminPage, ADMIN.email, ADMIN.password);
-  await adminPage.goto("/platform");
-  await adminPage.getByLabel("Dominio").fill(domain);
-  await adminPage.getByLabel("Nombre visible").fill(`Organización ${token}`);
-  await adminPage.getByLabel("Correo del propietario").fill(owner.email);
-  await adminPage.getByLabel("Contraseña inicial del propietario").fill(owner.password);
-  await adminPage.getByRole("button", { name: "Crear organización" }).click();
-  await expect(adminPage.getByRole("status")).toContainText(`Organización ${domain} creada`);
-  await adminContext.close();
-
-  const context = await browser.newContext({ baseURL: base });
-  const page = await context.newPage();
-  await signInAs(page, owner.email, owner.password);
-
-  // a process-API credential of B (also an object A must not reach)
-  const access = new ApiAccessPage(page);
-  await access.open();
-  const clientname = `integracion@${domain}`;
-  const secret = await access.createCredential(clientname, "admin");
-  const credentialId = propNear(await payloadOf(page, "/api-access"), "credentialId", ["clientname", clientname]);
-  const api = processApi(base, await login(base, domain, clientname, secret));
-
-  // a label and a pending process with two signers and a callback URL
-  const label = `zz-${token}`;
-  expect((await api.saveLabel(label)).status).toBe(200);
-  const description = `Confidencial ${token}`;
-  const signers = [
-    signer({ contactInfo: { type: "email", value: `firmante1@${domain}` }, signerAlias: `Firmante uno ${token}` }),
-    signer({ contactInfo: { type: "email", value: `firmante2@${domain}` }, signerAlias: `Firmante dos ${token}` }),
-  ];
-  const created = await api.create(
-    { signers, description, labels: [label], urlCallback: `http://127.0.0.1:9/callback-${token}` },
-    [{ name: `contrato-${token}.pdf`, bytes: TINY_PDF() }],
-  );
-  expect(created.status, await created.clone().text()).toBe(201);
-  const processId = (await created.json()).id as string;
-  const listed = (await (await api.list({ process_id: processId })).json()).signatureProcesses[0];
-  const documentIds = (listed.documents as { id: string }[]).map((d) => d.id);
-
-  // B's owner notifies once and redelivers the callback once: a timeline entry, audit entries and a callback log
-  const detail = new ProcessDetailPage(page);
-  await detail.open(processId);
-  await detail.notify();
-  await detail.callbackLog().getByRole("button", { name: "Reenviar callback" }).click();
-  await expect(detail.callbackLog().getByRole("status")).toContainText("Callback encolado de nuevo");
-  await page.reload();
-  await expect(detail.callbackLog().locator("tbody tr")).toHaveCount(1);
-  await expect(detail.timeline().locator('[data-kind="links_issued"]')).toHaveCount(1);
-  // signer ids are React keys of the signers table rows (nothing else on the page keys a <tr> by uuid)
-  const detailPayload = await payloadOf(page, `/processes/${processId}`);
-  const signerIds = [...new Set([...detailPayload.matchAll(/"\$","tr","([0-9a-f-]{36})"/g)].map((m) => m[1]))];
-  expect(signerIds).toHaveLength(2);
-
-  // a certificate holder with a built-in CA certificate
-  const certificates = new CertificatesPage(page);
-  const holder = { username: `${token}-titular`, password: "Holder-Password-B-1", pin: "8642" };
-  await certificates.open();
-  await certificates.enrollBuiltIn({ ...holder, names: "Beatriz", lastNames: `Ramos ${token}`, personId: "41234567" });
-  const holderId = propNear(await payloadOf(page, "/certificates"), "holderId", ["username", holder.username]);
-
-  // a second staff member
-  const organization = new OrganizationPage(page);
-  const staff = { email: `lector@${domain}`, password: "Viewer-Password-B-1" };
-  await organization.open();
-  await organization.addStaff(staff.email, staff.password, "viewer");
-  const staffId = propNear(await payloadOf(page, "/organization"), "userId", ["email", staff.email]);
-
-  return {
-    token,
-    domain,
-    owner,
-    context,
-    page,
-    api,
-    credential: { clientname, secret, id: credentialId },
-    staff: { ...staff, id: staffId },
-    label,
-    holder: { ...holder, id: holderId },
-    process: { id: processId, description, documentIds, signerDocIds: signers.map((s) => s.doc_id), signerIds },
-  };
-}
 
 /** B's process as B's own credential sees it: untouched by anything A tried. */
 async function expectBProcessUntouched() {
@@ -189,7 +40,7 @@ async function expectBProcessUntouched() {
 test.beforeAll(async ({ browser }, testInfo) => {
   test.setTimeout(180_000);
   base = testInfo.project.use.baseURL!;
-  b = await seedOrganizationB(browser);
+  b = await seedOrganizationB(browser, base);
 });
 
 test.afterAll(async () => {
