@@ -10,6 +10,8 @@ export interface FormState {
   fieldNames: Set<string>;
   /** Signature dictionaries of signed /FT /Sig fields (/V present). */
   signatures: PDFDict[];
+  /** The same, with the reference /V uses (undefined when the dictionary is direct) and the field name. */
+  signatureValues: { dict: PDFDict; ref?: PDFRef; fieldName: string }[];
   /** Unsigned signature fields that are also their own widget (the common form), in field order. */
   emptySignatureFields: { ref: PDFRef; name: string; pageRef?: PDFRef }[];
   docMdpPermission?: 1 | 2 | 3;
@@ -22,7 +24,7 @@ function text(obj: PDFObject | undefined): string | undefined {
 
 /** Walks /AcroForm /Fields (with /Kids, inherited /FT) and reads the DocMDP permission, if any. */
 export function readFormState(pdf: LazyPdf, catalog: PDFDict): FormState {
-  const state: FormState = { fieldNames: new Set(), signatures: [], emptySignatureFields: [], docMdpPermission: readDocMdp(pdf, catalog) };
+  const state: FormState = { fieldNames: new Set(), signatures: [], signatureValues: [], emptySignatureFields: [], docMdpPermission: readDocMdp(pdf, catalog) };
   const acroForm = pdf.lookupDict(catalog.get(PDFName.of("AcroForm")));
   const fields = pdf.lookup(acroForm?.get(PDFName.of("Fields")));
   if (!(fields instanceof PDFArray)) return state;
@@ -52,7 +54,11 @@ export function readFormState(pdf: LazyPdf, catalog: PDFDict): FormState {
     }
     if (fieldType === PDFName.of("Sig")) {
       const value = pdf.lookupDict(field.get(PDFName.of("V")));
-      if (value) state.signatures.push(value);
+      if (value) {
+        state.signatures.push(value);
+        const ref = field.get(PDFName.of("V"));
+        state.signatureValues.push({ dict: value, ref: ref instanceof PDFRef ? ref : undefined, fieldName: name });
+      }
       else if (obj instanceof PDFRef && !(kids instanceof PDFArray) && field.get(PDFName.of("Subtype")) === PDFName.of("Widget")) {
         const page = field.get(PDFName.of("P"));
         state.emptySignatureFields.push({ ref: obj, name, pageRef: page instanceof PDFRef ? page : undefined });

@@ -17,6 +17,8 @@ export interface XrefSection {
   offset: number;
   trailer: PDFDict;
   lookup(num: number): XrefEntry | undefined;
+  /** Every object number this section lists, with its entry (the verifier reads what each revision changed). */
+  entries(): Array<[number, XrefEntry]>;
   /** For hybrid files: the /XRefStm section consulted after this table and before /Prev. */
   hybrid?: XrefSection;
 }
@@ -104,6 +106,17 @@ function parseTableSection(bytes: Uint8Array, context: PDFContext, offset: numbe
       }
       return undefined;
     },
+    entries() {
+      const listed = new Map<number, XrefEntry>();
+      for (const sub of subsections) {
+        for (let num = sub.first; num < sub.first + sub.count; num++) {
+          const entry = sub.parsed ? sub.parsed.get(num) : readFixedEntry(bytes, sub.entriesOffset + 20 * (num - sub.first));
+          if (!entry) throw invalidPdf("invalid xref table entry");
+          listed.set(num, entry);
+        }
+      }
+      return [...listed];
+    },
   };
 }
 
@@ -162,6 +175,16 @@ function parseStreamSection(
         return { type: 0 };
       }
       return undefined;
+    },
+    entries() {
+      const listed: Array<[number, XrefEntry]> = [];
+      for (const r of ranges) {
+        for (let num = r.first; num < r.first + r.count; num++) {
+          const entry = this.lookup(num);
+          if (entry) listed.push([num, entry]);
+        }
+      }
+      return listed;
     },
   };
 }

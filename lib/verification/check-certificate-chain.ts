@@ -1,29 +1,111 @@
 import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
+import { findRevocationStatus, type RevocationStatus, type ValidationMaterial } from "./find-revocation-status";
+
+const MAX_CHAIN_LENGTH = 8;
+const TIME_STAMPING_EKU = "1.3.6.1.5.5.7.3.8";
+
+export type ChainPurpose = "signing" | "time-stamping";
+
+export type ChainResult = {
+  /** trusted: reaches one of our anchors; untrusted: a sound chain to nobody we trust; invalid: broken rules. */
+  status: "trusted" | "untrusted" | "invalid";
+  reason?: string;
+  /** Leaf first, anchor (when reached) last. */
+  chainDer: Uint8Array[];
+  /** good: revocation data covers every certificate below the anchor and none is revoked at `at`. */
+  revocation: RevocationStatus;
+  subject?: string;
+};
 
 /**
- * True when the signer certificate chains, signature by signature, to one of `trustedCaDer`
- * (our root and issuing CA). Validity dates and revocation are not judged here.
+ * Builds the path from `leafDer` to a trust anchor through the certificates carried by the CMS and the
+ * DSS, and judges it at `at` (the time-stamped time when there is one): each signature, validity
+ * dates, basicConstraints and keyUsage of every issuer, the leaf's key usage for `purpose`, and
+ * revocation from the CRLs and OCSP responses of `material`.
  */
-export async function checkCertificateChain(signerDer: Uint8Array, carriedDer: Uint8Array[], trustedCaDer: Uint8Array[]): Promise<boolean> {
-  try {
-    const trusted = trustedCaDer.map(readX509Certificate);
-    const carried = carriedDer.flatMap((der) => {
-      try {
-        return [readX509Certificate(der)];
-      } catch {
-        return [];
-      }
-    });
-    const builder = new x509.X509ChainBuilder({ certificates: [...trusted, ...carried] });
-    const chain = await builder.build(readX509Certificate(signerDer));
-    const top = chain[chain.length - 1];
-    if (!top || !trusted.some((anchor) => anchor.equal(top))) return false;
-    // the anchor is trusted as is; every link below it must verify with the next certificate's key
-    for (let i = 0; i + 1 < chain.length; i++) {
-      if (!(await chain[i].verify({ publicKey: chain[i + 1].publicKey, signatureOnly: true }))) return false;
+export async function checkCertificateChain(
+  leafDer: Uint8Array,
+  material: ValidationMaterial & { anchorsDer: Uint8Array[] },
+  at: Date,
+  purpose: ChainPurpose,
+): Promise<ChainResult> {
+  const anchors = material.anchorsDer.flatMap(tryRead);
+  const pool = [...anchors, ...material.certificatesDer.flatMap(tryRead)];
+  const leaf = readX509Certificate(leafDer);
+  const chain: x509.X509Certificate[] = [leaf];
+  const result = (status: ChainResult["status"], reason?: string, revocation: RevocationStatus = "unknown"): ChainResult => ({
+    status,
+    reason,
+    chainDer: chain.map((certificate) => new Uint8Array(certificate.rawData)),
+    revocation,
+    subject: leaf.subject,
+  });
+
+  const leafProblem = checkLeaf(leaf, purpose);
+  if (leafProblem) return result("invalid", leafProblem);
+
+  let anchored = anchors.some((anchor) => anchor.equal(leaf));
+  while (!anchored) {
+    const current = chain[chain.length - 1];
+    if (chain.length > MAX_CHAIN_LENGTH) return result("invalid", "certificate chain too long");
+    const issuer = await findIssuer(current, pool, chain);
+    if (!issuer) {
+      const selfSigned = current.subject === current.issuer && (await current.verify({ publicKey: current.publicKey, signatureOnly: true }).catch(() => false));
+      return result("untrusted", selfSigned ? "self-signed certificate that is not a trust anchor here" : `no issuer certificate for "${current.issuer}"`);
     }
-    return true;
-  } catch {
-    return false;
+    chain.push(issuer);
+    anchored = anchors.some((anchor) => anchor.equal(issuer));
+    if (!anchored) {
+      const problem = checkIssuer(issuer, chain.length - 2);
+      if (problem) return result("invalid", problem);
+    }
   }
+
+  for (const certificate of chain) {
+    if (at < certificate.notBefore || at > certificate.notAfter) {
+      return result("invalid", `certificate "${certificate.subject}" was not valid at ${at.toISOString()}`);
+    }
+  }
+  // the anchor is trusted as configured; below it each certificate needs revocation data
+  const revocation = await findRevocationStatus(chain, material, at);
+  if (revocation.status === "revoked") return result("invalid", revocation.reason, "revoked");
+  return result("trusted", undefined, revocation.status);
+}
+
+function tryRead(der: Uint8Array): x509.X509Certificate[] {
+  try {
+    return [readX509Certificate(der)];
+  } catch {
+    return [];
+  }
+}
+
+async function findIssuer(child: x509.X509Certificate, pool: x509.X509Certificate[], chain: x509.X509Certificate[]) {
+  for (const candidate of pool) {
+    if (candidate.subject !== child.issuer || chain.some((link) => link.equal(candidate))) continue;
+    if (await child.verify({ publicKey: candidate.publicKey, signatureOnly: true }).catch(() => false)) return candidate;
+  }
+  return undefined;
+}
+
+function checkLeaf(leaf: x509.X509Certificate, purpose: ChainPurpose): string | undefined {
+  const usage = leaf.getExtension(x509.KeyUsagesExtension);
+  if (usage && !(usage.usages & (x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation))) {
+    return `certificate "${leaf.subject}" may not sign (keyUsage)`;
+  }
+  const eku = leaf.getExtension(x509.ExtendedKeyUsageExtension);
+  if (purpose === "time-stamping") {
+    // RFC 3161 2.3: the TSA certificate carries exactly the critical timeStamping purpose
+    if (!eku || !eku.usages.map(String).includes(TIME_STAMPING_EKU)) return `certificate "${leaf.subject}" is not a time-stamping certificate`;
+  }
+  return undefined;
+}
+
+function checkIssuer(issuer: x509.X509Certificate, certificatesBelow: number): string | undefined {
+  const constraints = issuer.getExtension(x509.BasicConstraintsExtension);
+  if (!constraints?.ca) return `certificate "${issuer.subject}" issues certificates but is not a CA (basicConstraints)`;
+  if (constraints.pathLength !== undefined && certificatesBelow - 1 > constraints.pathLength) return `path length of "${issuer.subject}" exceeded`;
+  const usage = issuer.getExtension(x509.KeyUsagesExtension);
+  if (usage && !(usage.usages & x509.KeyUsageFlags.keyCertSign)) return `certificate "${issuer.subject}" may not sign certificates (keyUsage)`;
+  return undefined;
 }

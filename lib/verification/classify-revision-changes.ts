@@ -1,0 +1,277 @@
+import { createHash } from "node:crypto";
+import { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, type PDFObject } from "pdf-lib";
+import { collectPages } from "@/lib/pdf/collect-pages";
+import type { LazyPdf } from "@/lib/pdf/open-lazy-pdf";
+import { objectIn, type Revision } from "./read-revisions";
+
+const MAX_FIELDS = 10_000;
+
+/** What later revisions may do, from the DocMDP permission in force (approval signatures: "signatures"). */
+export type ChangePermission = "none" | "signatures" | "form" | "annotations";
+
+export type ChangeKind =
+  | "validation-data"
+  | "signature"
+  | "document-timestamp"
+  | "form-fill"
+  | "annotation"
+  | "page-content"
+  | "pages"
+  | "catalog"
+  | "form-field"
+  | "signature-appearance"
+  | "object-changed"
+  | "object-deleted"
+  | "revision-without-signature"
+  | "unaccounted-bytes"
+  | "xref-not-chained";
+
+export type Change = { revision: number; kind: ChangeKind; allowed: boolean; object?: number; detail: string };
+
+/** The signatures a revision adds (by signature dictionary object number), and whether each is intact. */
+export type NewSignatures = Map<number, { kind: "signature" | "document-timestamp"; intact: boolean }>;
+
+type Roles = {
+  catalog: number;
+  acroForm?: number;
+  fields?: number;
+  pages: Set<number>;
+  annotArrays: Set<number>;
+  contents: Set<number>;
+  signatureFields: Set<number>;
+  formFields: Set<number>;
+  annotations: Set<number>;
+};
+
+/**
+ * Compares one revision with the document state before it and classifies every object it changes
+ * (objects it only adds are inert until a changed object refers to them, so the changed ones are
+ * what is judged). Allowed: validation data (DSS), a document time-stamp, a new signature in its own
+ * field with its widget, and what `permission` adds (form filling, annotations).
+ */
+export function classifyRevisionChanges(before: LazyPdf, revision: Revision, newSignatures: NewSignatures, permission: ChangePermission): Change[] {
+  const after = revision.state();
+  const changes: Change[] = [];
+  const add = (kind: ChangeKind, allowed: boolean, detail: string, object?: number) => changes.push({ revision: revision.index, kind, allowed, object, detail });
+  const rootBefore = before.trailer.get(PDFName.of("Root"));
+  const rootAfter = after.trailer.get(PDFName.of("Root"));
+  if (!(rootBefore instanceof PDFRef) || !(rootAfter instanceof PDFRef) || rootBefore.objectNumber !== rootAfter.objectNumber) {
+    add("catalog", false, "the document catalog was replaced");
+    return changes;
+  }
+  const roles = readRoles(before, rootBefore.objectNumber);
+  // an object already in the DSS may be updated; an object cannot become validation data by being linked from it
+  const dssBefore = readDssObjects(before, rootBefore.objectNumber);
+  const dss = new Set([...readDssObjects(after, rootAfter.objectNumber)].filter((num) => dssBefore.has(num)));
+  const signatureAllowed = (ref: PDFObject | undefined) => {
+    if (!(ref instanceof PDFRef)) return false;
+    const added = newSignatures.get(ref.objectNumber);
+    return !!added?.intact && (added.kind === "document-timestamp" || permission !== "none");
+  };
+  const isNewSignatureField = (ref: PDFObject) => {
+    const field = after.lookupDict(ref);
+    if (!field) return false;
+    const owner = field.get(PDFName.of("FT")) ? field : after.lookupDict(field.get(PDFName.of("Parent")));
+    return owner?.get(PDFName.of("FT")) === PDFName.of("Sig") && signatureAllowed(owner.get(PDFName.of("V")));
+  };
+  const isAllowedNewAnnotation = (ref: PDFObject) => {
+    if (isNewSignatureField(ref)) return true;
+    const annotation = after.lookupDict(ref);
+    return permission === "annotations" && annotation?.get(PDFName.of("Subtype")) !== PDFName.of("Widget");
+  };
+
+  let sawSignatureOrData = false;
+  for (const [num, signature] of newSignatures) {
+    if (!signature.intact) continue;
+    sawSignatureOrData = true;
+    const permitted = signature.kind === "document-timestamp" || permission !== "none";
+    add(signature.kind, permitted, permitted ? `a ${signature.kind === "signature" ? "signature" : "document time-stamp"} was added` : "a signature was added to a document certified with no changes allowed", num);
+  }
+  for (const [num, entry] of revision.entries) {
+    const old = objectIn(before, num);
+    if (entry.type === 0) {
+      if (old !== undefined) add("object-deleted", false, `object ${num} was deleted`, num);
+      continue;
+    }
+    if (old === undefined) continue;
+    const value = objectIn(after, num);
+    if (sameObject(old, value)) continue;
+    if (old === "unreadable" || value === "unreadable" || value === undefined) {
+      add("object-changed", false, `object ${num} was replaced by something unreadable`, num);
+      continue;
+    }
+    if (dss.has(num)) {
+      sawSignatureOrData = true;
+      add("validation-data", true, "validation data (DSS) updated", num);
+    } else if (num === roles.catalog) {
+      judgeCatalog(old as PDFDict, value as PDFDict);
+    } else if (num === roles.acroForm) {
+      judgeAcroForm(old, value, num);
+    } else if (num === roles.fields || roles.annotArrays.has(num)) {
+      const fields = num === roles.fields;
+      const problem = appendOnly(old, value, fields ? isNewSignatureField : isAllowedNewAnnotation);
+      if (problem) add(fields ? "form-field" : "annotation", false, `${fields ? "form fields" : "page annotations"}: ${problem}`, num);
+    } else if (roles.pages.has(num)) {
+      judgePage(old, value, num);
+    } else if (roles.signatureFields.has(num)) {
+      const changed = changedKeys(old, value);
+      const filled = old instanceof PDFDict && !old.has(PDFName.of("V")) && value instanceof PDFDict && signatureAllowed(value.get(PDFName.of("V")));
+      if (filled && changed.every((key) => ["V", "AP", "AS"].includes(key))) continue;
+      add("signature-appearance", false, `signature field object ${num} changed (${changed.join(", ") || "replaced"}) without a new signature in it`, num);
+    } else if (roles.formFields.has(num)) {
+      const onlyValues = changedKeys(old, value).every((key) => ["V", "AS", "AP"].includes(key));
+      if (onlyValues && (permission === "form" || permission === "annotations")) add("form-fill", true, `form field object ${num} filled in`, num);
+      else add("form-field", false, `form field object ${num} changed`, num);
+    } else if (roles.annotations.has(num)) {
+      add("annotation", permission === "annotations", `annotation object ${num} changed`, num);
+    } else if (roles.contents.has(num)) {
+      add("page-content", false, `page content stream ${num} was replaced`, num);
+    } else {
+      add(isPageTreeNode(old) ? "pages" : "object-changed", false, `${describe(old)} object ${num} was replaced`, num);
+    }
+  }
+  if (!sawSignatureOrData) add("revision-without-signature", false, "a revision with neither a signature nor validation data");
+  return changes;
+
+  function judgeCatalog(old: PDFDict, value: PDFDict) {
+    for (const key of changedKeys(old, value)) {
+      if (key === "DSS") {
+        sawSignatureOrData = true;
+        add("validation-data", true, "validation data (DSS) added to the catalog", roles.catalog);
+      } else if (key === "Extensions" || key === "Version") add("catalog", true, `catalog /${key} updated`, roles.catalog);
+      else if (key === "AcroForm") judgeAcroForm(before.lookup(old.get(PDFName.of("AcroForm"))), after.lookup(value.get(PDFName.of("AcroForm"))), roles.catalog);
+      else add("catalog", false, `catalog entry /${key} changed`, roles.catalog);
+    }
+  }
+
+  function judgeAcroForm(old: PDFObject | undefined, value: PDFObject | undefined, num: number) {
+    const oldDict = old instanceof PDFDict ? old : undefined;
+    if (!(value instanceof PDFDict)) return add("form-field", false, "the interactive form was removed", num);
+    for (const key of changedKeys(oldDict, value)) {
+      if (key === "SigFlags" || key === "DR" || key === "DA") continue;
+      if (key !== "Fields") {
+        add("form-field", false, `interactive form entry /${key} changed`, num);
+        continue;
+      }
+      const problem = appendOnly(before.lookup(oldDict?.get(PDFName.of("Fields"))), after.lookup(value.get(PDFName.of("Fields"))), isNewSignatureField);
+      if (problem) add("form-field", false, `form fields: ${problem}`, num);
+    }
+  }
+
+  function judgePage(old: PDFObject, value: PDFObject, num: number) {
+    for (const key of changedKeys(old, value)) {
+      if (key !== "Annots") {
+        add(key === "Contents" || key === "Resources" ? "page-content" : "pages", false, `page object ${num}: /${key} changed`, num);
+        continue;
+      }
+      const problem = appendOnly(before.lookup((old as PDFDict).get(PDFName.of("Annots"))), after.lookup((value as PDFDict).get(PDFName.of("Annots"))), isAllowedNewAnnotation);
+      if (problem) add("annotation", false, `page object ${num} annotations: ${problem}`, num);
+    }
+  }
+}
+
+/** Old items kept in order at the front; every added item passes `allowed`. Returns the problem, if any. */
+function appendOnly(old: PDFObject | undefined, value: PDFObject | undefined, allowed: (item: PDFObject) => boolean): string | undefined {
+  const before = old instanceof PDFArray ? old.asArray() : [];
+  if (!(value instanceof PDFArray)) return before.length ? "entries were removed" : undefined;
+  const items = value.asArray();
+  for (let i = 0; i < before.length; i++) if (items[i]?.toString() !== before[i].toString()) return "existing entries were removed or reordered";
+  const added = items.slice(before.length).filter((item) => !allowed(item));
+  return added.length ? `${added.length} entr${added.length === 1 ? "y was" : "ies were"} added that are not new signatures` : undefined;
+}
+
+function changedKeys(old: PDFObject | undefined, value: PDFObject | undefined): string[] {
+  const a = old instanceof PDFDict ? old : old instanceof PDFRawStream ? old.dict : undefined;
+  const b = value instanceof PDFDict ? value : value instanceof PDFRawStream ? value.dict : undefined;
+  if (!a || !b || a.constructor !== b.constructor) return ["(type)"];
+  const keys = new Set([...a.keys(), ...b.keys()].map((key) => key.decodeText()));
+  const changed = [...keys].filter((key) => a.get(PDFName.of(key))?.toString() !== b.get(PDFName.of(key))?.toString());
+  if (old instanceof PDFRawStream && value instanceof PDFRawStream && !sameBytes(old.getContents(), value.getContents())) changed.push("(stream data)");
+  return changed;
+}
+
+export function sameObject(a: PDFObject | undefined | "unreadable", b: PDFObject | undefined | "unreadable"): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a === "unreadable" || b === "unreadable") return false;
+  if (a instanceof PDFRawStream || b instanceof PDFRawStream) {
+    return a instanceof PDFRawStream && b instanceof PDFRawStream && a.dict.toString() === b.dict.toString() && sameBytes(a.getContents(), b.getContents());
+  }
+  return a.toString() === b.toString();
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && createHash("sha256").update(a).digest().equals(createHash("sha256").update(b).digest());
+}
+
+function isPageTreeNode(obj: PDFObject): boolean {
+  return obj instanceof PDFDict && obj.get(PDFName.of("Type")) === PDFName.of("Pages");
+}
+
+function describe(obj: PDFObject): string {
+  const dict = obj instanceof PDFDict ? obj : obj instanceof PDFRawStream ? obj.dict : undefined;
+  const type = dict?.get(PDFName.of("Type"));
+  const subtype = dict?.get(PDFName.of("Subtype"));
+  const words = [type, subtype].filter((name): name is PDFName => name instanceof PDFName).map((name) => name.toString());
+  if (words.length) return words.join(" ");
+  return obj instanceof PDFRawStream ? "stream" : obj instanceof PDFArray ? "array" : obj instanceof PDFDict ? "dictionary" : "value";
+}
+
+/** Object numbers by the role they play in the document before the revision. */
+function readRoles(pdf: LazyPdf, catalogNum: number): Roles {
+  const roles: Roles = { catalog: catalogNum, pages: new Set(), annotArrays: new Set(), contents: new Set(), signatureFields: new Set(), formFields: new Set(), annotations: new Set() };
+  const catalog = pdf.lookupDict(PDFRef.of(catalogNum, 0));
+  if (!catalog) return roles;
+  const acroFormRef = catalog.get(PDFName.of("AcroForm"));
+  if (acroFormRef instanceof PDFRef) roles.acroForm = acroFormRef.objectNumber;
+  const acroForm = pdf.lookupDict(acroFormRef);
+  const fieldsRef = acroForm?.get(PDFName.of("Fields"));
+  if (fieldsRef instanceof PDFRef) roles.fields = fieldsRef.objectNumber;
+
+  const stack: { obj: PDFObject; ft?: PDFObject }[] = (pdf.lookup(fieldsRef) instanceof PDFArray ? (pdf.lookup(fieldsRef) as PDFArray).asArray() : []).map((obj) => ({ obj }));
+  const seen = new Set<number>();
+  while (stack.length && seen.size < MAX_FIELDS) {
+    const { obj, ft } = stack.pop()!;
+    if (!(obj instanceof PDFRef) || seen.has(obj.objectNumber)) continue;
+    seen.add(obj.objectNumber);
+    const field = pdf.lookupDict(obj);
+    if (!field) continue;
+    const type = field.get(PDFName.of("FT")) ?? ft;
+    (type === PDFName.of("Sig") ? roles.signatureFields : roles.formFields).add(obj.objectNumber);
+    const kids = pdf.lookup(field.get(PDFName.of("Kids")));
+    if (kids instanceof PDFArray) for (const kid of kids.asArray()) stack.push({ obj: kid, ft: type });
+  }
+
+  for (const page of collectPages(pdf, catalog).pages) {
+    roles.pages.add(page.ref.objectNumber);
+    const dict = pdf.lookupDict(page.ref);
+    const annots = dict?.get(PDFName.of("Annots"));
+    if (annots instanceof PDFRef) roles.annotArrays.add(annots.objectNumber);
+    const list = pdf.lookup(annots);
+    if (list instanceof PDFArray) {
+      for (const item of list.asArray()) if (item instanceof PDFRef && !seen.has(item.objectNumber)) roles.annotations.add(item.objectNumber);
+    }
+    const contents = dict?.get(PDFName.of("Contents"));
+    const streams = contents instanceof PDFRef ? [contents, ...(pdf.lookup(contents) instanceof PDFArray ? (pdf.lookup(contents) as PDFArray).asArray() : [])] : contents instanceof PDFArray ? contents.asArray() : [];
+    for (const stream of streams) if (stream instanceof PDFRef) roles.contents.add(stream.objectNumber);
+  }
+  return roles;
+}
+
+/** The DSS dictionary and every indirect object inside it (VRI, arrays, certificate/CRL/OCSP streams). */
+function readDssObjects(pdf: LazyPdf, catalogNum: number): Set<number> {
+  const found = new Set<number>();
+  const dssRef = pdf.lookupDict(PDFRef.of(catalogNum, 0))?.get(PDFName.of("DSS"));
+  const stack: { obj: PDFObject | undefined; depth: number }[] = [{ obj: dssRef, depth: 0 }];
+  while (stack.length && found.size < 100_000) {
+    const { obj, depth } = stack.pop()!;
+    if (obj instanceof PDFRef) {
+      if (found.has(obj.objectNumber)) continue;
+      found.add(obj.objectNumber);
+    }
+    if (depth > 4) continue;
+    const value = pdf.lookup(obj);
+    if (value instanceof PDFDict) for (const [, item] of value.entries()) stack.push({ obj: item, depth: depth + 1 });
+    if (value instanceof PDFArray) for (const item of value.asArray()) stack.push({ obj: item, depth: depth + 1 });
+  }
+  return found;
+}

@@ -1,0 +1,139 @@
+import * as asn1js from "asn1js";
+import * as pkijs from "pkijs";
+import { oids } from "@/lib/pki/object-identifiers";
+
+const SIGNING_CERTIFICATE_V1 = "1.2.840.113549.1.9.16.2.12";
+const MAX_CERTIFICATES = 64;
+
+/** An ESSCertID(v2) of a signing-certificate(-v2) attribute: the hash that binds the signer's certificate. */
+export type CertificateBinding = { hashAlgorithmOid: string; hash: Uint8Array };
+
+/**
+ * Everything the verifier needs from one CMS SignedData (a PDF signature, a signature time-stamp or a
+ * document time-stamp). This is the only CMS reader of the verify path: every signature and every
+ * time-stamp token goes through it and through `verifySignerInfo`.
+ */
+export type SignedDataReading = {
+  /** The CMS alone, without the zero padding of /Contents. */
+  der: Uint8Array;
+  eContentTypeOid: string;
+  encapsulatedContent?: Uint8Array;
+  digestAlgorithmOid: string;
+  signatureAlgorithmOid: string;
+  /** The signed attributes re-tagged as a SET: the bytes the signature covers (RFC 5652 5.4). */
+  signedAttributesDer?: Uint8Array;
+  contentTypeAttribute?: string;
+  messageDigest?: Uint8Array;
+  signingTime?: Date;
+  certificateBindings: CertificateBinding[];
+  signatureValue: Uint8Array;
+  timeStampTokenDer?: Uint8Array;
+  certificatesDer: Uint8Array[];
+  crlsDer: Uint8Array[];
+  /** How the SignerInfo names its certificate. */
+  signerId: { issuerDer: Uint8Array; serialHex: string } | { keyIdentifierHex: string };
+};
+
+/** Parses a CMS ContentInfo holding a SignedData (first SignerInfo); throws an Error naming what is wrong. */
+export function readSignedData(bytes: Uint8Array): SignedDataReading {
+  const parsed = asn1js.fromBER(new Uint8Array(bytes));
+  if (parsed.offset === -1 || parsed.result.error) throw new Error("not a CMS structure");
+  const der = new Uint8Array(bytes.subarray(0, parsed.offset));
+  const contentInfo = new pkijs.ContentInfo({ schema: parsed.result });
+  if (contentInfo.contentType !== oids.signedData) throw new Error("not a CMS SignedData");
+  const signedData = new pkijs.SignedData({ schema: contentInfo.content });
+  if (signedData.signerInfos.length !== 1) throw new Error(`the CMS has ${signedData.signerInfos.length} SignerInfos, not one`);
+  const signerInfo = signedData.signerInfos[0];
+
+  const certificates = (signedData.certificates ?? []).filter((item): item is pkijs.Certificate => item instanceof pkijs.Certificate);
+  if (certificates.length > MAX_CERTIFICATES) throw new Error("the CMS carries too many certificates");
+  const crls = (signedData.crls ?? []).filter((item): item is pkijs.CertificateRevocationList => item instanceof pkijs.CertificateRevocationList);
+
+  const signed = signerInfo.signedAttrs?.attributes ?? [];
+  const unsigned = signerInfo.unsignedAttrs?.attributes ?? [];
+  const single = (attributes: pkijs.Attribute[], type: string) => {
+    const found = attributes.filter((attribute) => attribute.type === type);
+    // a repeated attribute or a multi-valued one is a classic ambiguity; refuse it
+    if (found.length > 1 || (found[0] && found[0].values.length !== 1)) throw new Error(`attribute ${type} must appear once with one value`);
+    return found[0]?.values[0];
+  };
+  const contentType = single(signed, oids.contentTypeAttribute);
+  const digest = single(signed, oids.messageDigestAttribute);
+  const time = single(signed, oids.signingTimeAttribute);
+  const token = single(unsigned, oids.signatureTimeStampTokenAttribute);
+  const eContent = signedData.encapContentInfo.eContent;
+
+  let signedAttributesDer: Uint8Array | undefined;
+  if (signerInfo.signedAttrs) {
+    signedAttributesDer = new Uint8Array(signerInfo.signedAttrs.encodedValue);
+    // pkijs keeps the [0] IMPLICIT encoding; the signature covers the universal SET tag
+    signedAttributesDer[0] = 0x31;
+  }
+
+  const sid = signerInfo.sid;
+  const signerId =
+    sid instanceof pkijs.IssuerAndSerialNumber
+      ? { issuerDer: new Uint8Array(sid.issuer.toSchema().toBER(false)), serialHex: Buffer.from(sid.serialNumber.valueBlock.valueHexView).toString("hex") }
+      : { keyIdentifierHex: Buffer.from((sid as asn1js.OctetString).valueBlock.valueHexView).toString("hex") };
+
+  return {
+    der,
+    eContentTypeOid: signedData.encapContentInfo.eContentType,
+    encapsulatedContent: eContent instanceof asn1js.OctetString ? octets(eContent) : undefined,
+    digestAlgorithmOid: signerInfo.digestAlgorithm.algorithmId,
+    signatureAlgorithmOid: signerInfo.signatureAlgorithm.algorithmId,
+    signedAttributesDer,
+    contentTypeAttribute: contentType instanceof asn1js.ObjectIdentifier ? contentType.valueBlock.toString() : undefined,
+    messageDigest: digest instanceof asn1js.OctetString ? octets(digest) : undefined,
+    signingTime: time instanceof asn1js.UTCTime || time instanceof asn1js.GeneralizedTime ? time.toDate() : undefined,
+    certificateBindings: readCertificateBindings(signed),
+    signatureValue: new Uint8Array(signerInfo.signature.valueBlock.valueHexView),
+    timeStampTokenDer: token instanceof asn1js.Sequence ? new Uint8Array(token.toBER(false)) : undefined,
+    certificatesDer: certificates.map((certificate) => new Uint8Array(certificate.toSchema().toBER(false))),
+    crlsDer: crls.map((crl) => new Uint8Array(crl.toSchema().toBER(false))),
+    signerId,
+  };
+}
+
+function octets(block: asn1js.OctetString): Uint8Array {
+  if (!block.valueBlock.isConstructed) return new Uint8Array(block.valueBlock.valueHexView);
+  return Buffer.concat(block.valueBlock.value.map((part) => octets(part as asn1js.OctetString)));
+}
+
+/** signing-certificate-v2 (ESSCertIDv2, default SHA-256) or v1 (ESSCertID, SHA-1): the first cert ID names the signer. */
+function readCertificateBindings(signed: pkijs.Attribute[]): CertificateBinding[] {
+  const bindings: CertificateBinding[] = [];
+  for (const attribute of signed) {
+    if (attribute.type !== oids.signingCertificateV2Attribute && attribute.type !== SIGNING_CERTIFICATE_V1) continue;
+    const certs = (attribute.values[0] as asn1js.Sequence | undefined)?.valueBlock.value[0];
+    const first = certs instanceof asn1js.Sequence ? certs.valueBlock.value[0] : undefined;
+    if (!(first instanceof asn1js.Sequence)) throw new Error("malformed signing-certificate attribute");
+    const [head, second] = first.valueBlock.value;
+    if (attribute.type === SIGNING_CERTIFICATE_V1) {
+      if (!(head instanceof asn1js.OctetString)) throw new Error("malformed ESSCertID");
+      bindings.push({ hashAlgorithmOid: oids.sha1, hash: octets(head) });
+      continue;
+    }
+    // ESSCertIDv2 ::= SEQUENCE { hashAlgorithm DEFAULT sha256, certHash, issuerSerial OPTIONAL }
+    if (head instanceof asn1js.OctetString) bindings.push({ hashAlgorithmOid: oids.sha256, hash: octets(head) });
+    else if (head instanceof asn1js.Sequence && second instanceof asn1js.OctetString) {
+      const algorithm = head.valueBlock.value[0];
+      if (!(algorithm instanceof asn1js.ObjectIdentifier)) throw new Error("malformed ESSCertIDv2");
+      bindings.push({ hashAlgorithmOid: algorithm.valueBlock.toString(), hash: octets(second) });
+    } else throw new Error("malformed ESSCertIDv2");
+  }
+  return bindings;
+}
+
+/** Reads the TSTInfo that a time-stamp token's SignedData encapsulates. */
+export function readTstInfo(token: SignedDataReading): { hashAlgorithmOid: string; imprint: Uint8Array; genTime: Date; policyOid: string; serialHex: string } {
+  if (token.eContentTypeOid !== oids.tstInfo || !token.encapsulatedContent) throw new Error("the token does not hold a TSTInfo");
+  const tstInfo = pkijs.TSTInfo.fromBER(new Uint8Array(token.encapsulatedContent));
+  return {
+    hashAlgorithmOid: tstInfo.messageImprint.hashAlgorithm.algorithmId,
+    imprint: new Uint8Array(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView),
+    genTime: tstInfo.genTime,
+    policyOid: tstInfo.policy,
+    serialHex: Buffer.from(tstInfo.serialNumber.valueBlock.valueHexView).toString("hex"),
+  };
+}

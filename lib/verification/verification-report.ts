@@ -1,0 +1,63 @@
+import type { Change } from "./classify-revision-changes";
+
+/** ranges-invalid: the byte ranges or their placement are not those of a genuine signature (USF, wrapping). */
+export type IntegrityResult = "intact" | "digest-mismatch" | "ranges-invalid" | "signature-invalid" | "unreadable";
+
+/**
+ * valid: intact, trusted, nothing disallowed after it. changed: valid, but a later revision changed
+ * what it signed. untrusted: intact, but its chain ends at nobody we trust. invalid: forged, broken,
+ * revoked or outside its certificate's validity.
+ */
+export type SignatureStatus = "valid" | "changed" | "untrusted" | "invalid";
+
+export type PadesLevel = "B-B" | "B-T" | "B-LT" | "B-LTA";
+
+export type SignatureReport = {
+  /** "document-timestamp" for /SubFilter /ETSI.RFC3161 (a time stamp over the document, no signer). */
+  kind: "signature" | "document-timestamp";
+  fieldName?: string;
+  subFilter?: string;
+  signer?: string;
+  signingTime?: { at: string; source: "cms" | "pdf" | "timestamp" };
+  /** Signature time stamp (RFC 3161 token in the unsigned attributes), when there is one. */
+  timeStamp?: {
+    at: string;
+    matchesSignature: boolean;
+    valid: boolean;
+    trusted: boolean;
+    authority?: string;
+    revocation: "good" | "revoked" | "unknown";
+    detail?: string;
+  };
+  integrity: IntegrityResult;
+  /** Technical reason when a check fails, for support; not translated. */
+  detail?: string;
+  /** The signer (or TSA) certificate chains to one of our trust anchors and breaks no rule at the validation time. */
+  trusted: boolean;
+  /** The signed byte range does not reach the end of the file: later revisions exist. */
+  modifiedAfter: boolean;
+  coversWholeDocument: boolean;
+  status: SignatureStatus;
+  level?: PadesLevel;
+  /** Index of the revision this signature closes (0: the original document). */
+  revision?: number;
+  chain: {
+    status: "trusted" | "untrusted" | "invalid" | "unchecked";
+    reason?: string;
+    revocation: "good" | "revoked" | "unknown";
+    validatedAt?: { at: string; source: "timestamp" | "claimed" | "current" };
+  };
+  /** Changes after this signature that it does not permit, by revision. */
+  changesAfter: Change[];
+  /** Later revisions it permits: validation data, time-stamps, other signatures. */
+  allowedChangesAfter: Change[];
+};
+
+export type VerificationReport = {
+  fileSize: number;
+  sha256: string;
+  /** The worst status of all signatures; "unsigned" when there are none. */
+  verdict: SignatureStatus | "unsigned";
+  revisions: number;
+  signatures: SignatureReport[];
+};

@@ -1,0 +1,57 @@
+import { checkCertificateChain } from "./check-certificate-chain";
+import type { ValidationMaterial } from "./find-revocation-status";
+import { readSignedData, readTstInfo } from "./read-signed-data";
+import { digestOf, findSignerCertificate, SignerInfoError, verifySignerInfo } from "./verify-signer-info";
+import { readX509Certificate } from "@/lib/pki/x509-provider";
+
+export type TimeStampCheck = {
+  at: Date;
+  /** The token's imprint is the digest of what it claims to time-stamp. */
+  matchesImprint: boolean;
+  /** Imprint, token signature and TSA certificate (EKU, chain rules) all hold. */
+  valid: boolean;
+  trusted: boolean;
+  authority?: string;
+  certificateDer?: Uint8Array;
+  revocation: "good" | "revoked" | "unknown";
+  detail?: string;
+};
+
+/**
+ * Verifies an RFC 3161 token over `timeStamped` (the signature value for a signature time-stamp, the
+ * signed byte ranges for a document time-stamp). The TSA certificate may travel in the token or in the
+ * document's DSS; either way it must carry the timeStamping purpose and chain at the token's time.
+ */
+export async function verifyTimeStampToken(tokenDer: Uint8Array, timeStamped: Uint8Array, material: ValidationMaterial & { anchorsDer: Uint8Array[] }): Promise<TimeStampCheck> {
+  const token = readSignedData(tokenDer);
+  const tst = readTstInfo(token);
+  const base = { at: tst.genTime, matchesImprint: false, valid: false, trusted: false, revocation: "unknown" as const };
+  let matchesImprint: boolean;
+  try {
+    matchesImprint = digestOf(tst.hashAlgorithmOid, timeStamped).equals(Buffer.from(tst.imprint));
+  } catch (error) {
+    return { ...base, detail: (error as Error).message };
+  }
+  if (!matchesImprint) return { ...base, detail: "the time-stamp imprint does not match what it claims to time-stamp" };
+  const certificate = findSignerCertificate(token, [...token.certificatesDer, ...material.certificatesDer, ...material.anchorsDer]);
+  if (!certificate) return { ...base, matchesImprint, detail: "the TSA certificate is neither in the token nor in the document's DSS" };
+  const authority = commonName(certificate);
+  const found = { authority, certificateDer: certificate };
+  try {
+    verifySignerInfo(token, token.encapsulatedContent!, certificate, { requireBinding: true });
+  } catch (error) {
+    return { ...base, matchesImprint, ...found, detail: error instanceof SignerInfoError ? `time-stamp token: ${error.message}` : "time-stamp token signature does not verify" };
+  }
+  const chain = await checkCertificateChain(certificate, { ...material, certificatesDer: [...token.certificatesDer, ...material.certificatesDer] }, tst.genTime, "time-stamping");
+  if (chain.status === "invalid") return { ...base, matchesImprint, ...found, revocation: chain.revocation, detail: chain.reason };
+  return { at: tst.genTime, matchesImprint, valid: true, trusted: chain.status === "trusted", ...found, revocation: chain.revocation, detail: chain.reason };
+}
+
+export function commonName(certificateDer: Uint8Array): string | undefined {
+  try {
+    const name = readX509Certificate(certificateDer).subjectName;
+    return name.getField("CN")[0] ?? name.toString();
+  } catch {
+    return undefined;
+  }
+}
