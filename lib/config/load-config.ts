@@ -9,6 +9,8 @@ export type AppConfig = Env & {
   secretKey: Buffer;
   maxUploadBytes: number;
   databaseKind: "pglite" | "postgres";
+  /** Extra trust anchors for the public verifier (TRUST_ANCHORS_FILE), besides our own CA. */
+  trustAnchorsDer: Uint8Array[];
 };
 
 export class ConfigError extends Error {
@@ -40,7 +42,21 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     secretKey,
     maxUploadBytes: Math.floor(env.MAX_UPLOAD_MB * 1024 * 1024),
     databaseKind: env.DATABASE_URL ? "postgres" : "pglite",
+    trustAnchorsDer: env.TRUST_ANCHORS_FILE ? readTrustAnchors(env.TRUST_ANCHORS_FILE) : [],
   };
+}
+
+/** A PEM bundle of CA certificates; a file that holds none is a mistake worth stopping for. */
+function readTrustAnchors(file: string): Uint8Array[] {
+  let pem: string;
+  try {
+    pem = fs.readFileSync(file, "latin1");
+  } catch {
+    throw new ConfigError(`TRUST_ANCHORS_FILE: ${file} cannot be read`);
+  }
+  const anchors = [...pem.matchAll(/-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]+)-----END CERTIFICATE-----/g)].map((match) => new Uint8Array(Buffer.from(match[1], "base64")));
+  if (anchors.length === 0) throw new ConfigError(`TRUST_ANCHORS_FILE: ${file} holds no PEM certificate`);
+  return anchors;
 }
 
 function ensureDataDir(dataDir: string) {

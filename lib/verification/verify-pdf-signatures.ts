@@ -45,8 +45,7 @@ export async function verifyPdfSignatures(bytes: Uint8Array, trustAnchorsDer: Ui
   for (const value of values) {
     checks.push(await verifyOneSignature(bytes, value, revisions, pdf, material));
   }
-  // earliest revision first; signatures outside any revision last
-  checks.sort((a, b) => (a.report.revision ?? Infinity) - (b.report.revision ?? Infinity));
+  // reported in form order, which is the order fields were added (a forged range cannot reorder them)
 
   for (const check of checks) judgeLaterRevisions(bytes, pdf, revisions, check, checks);
   for (const check of checks) check.report.level = await padesLevel(check, checks, revisions, material);
