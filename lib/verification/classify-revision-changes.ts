@@ -59,6 +59,10 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
     add("catalog", false, "the document catalog was replaced");
     return changes;
   }
+  const infoBefore = before.trailer.get(PDFName.of("Info"));
+  const infoAfter = after.trailer.get(PDFName.of("Info"));
+  // a different /Info object (or a rewritten one, judged below with the other objects) changes what viewers show as title and author
+  if (infoAfter !== undefined && infoAfter.toString() !== infoBefore?.toString()) add("catalog", false, "the document information (/Info) was replaced");
   const roles = readRoles(before, rootBefore.objectNumber);
   // an object already in the DSS may be updated; an object cannot become validation data by being linked from it
   const dssBefore = readDssObjects(before, rootBefore.objectNumber);
