@@ -27,9 +27,11 @@ function SignatureCard({ index, signature: s, t, locale }: { index: number; sign
   return (
     <article className="signer-card stack" data-testid="verify-signature" aria-labelledby={`signature-${index}`}>
       <h2 id={`signature-${index}`} style={{ fontSize: "1.1rem", margin: 0 }}>
-        {s.kind === "signature" ? t.signature : t.timestamp} {index}:{" "}
-        <span className={s.status === "valid" ? "badge badge-signed" : "alert"} data-testid="verify-verdict">{t.verdict[s.status]}</span>
+        {s.kind === "signature" ? t.signature : t.timestamp} {index}
       </h2>
+      <p className={s.status === "valid" ? "badge badge-signed" : "alert"} data-testid="verify-verdict" style={{ margin: 0, justifySelf: "start", whiteSpace: "normal" }}>
+        {t.verdict[s.status]}
+      </p>
       <dl className="facts">
         <dt>{s.kind === "signature" ? t.signer : t.authority}</dt>
         <dd>{s.signer ?? "—"}</dd>

@@ -11,7 +11,7 @@ export interface FormState {
   /** Signature dictionaries of signed /FT /Sig fields (/V present). */
   signatures: PDFDict[];
   /** The same, with the reference /V uses (undefined when the dictionary is direct) and the field name. */
-  signatureValues: { dict: PDFDict; ref?: PDFRef; fieldName: string }[];
+  signatureValues: { dict: PDFDict; ref?: PDFRef; fieldName: string; field: PDFDict }[];
   /** Unsigned signature fields that are also their own widget (the common form), in field order. */
   emptySignatureFields: { ref: PDFRef; name: string; pageRef?: PDFRef }[];
   docMdpPermission?: 1 | 2 | 3;
@@ -57,7 +57,7 @@ export function readFormState(pdf: LazyPdf, catalog: PDFDict): FormState {
       if (value) {
         state.signatures.push(value);
         const ref = field.get(PDFName.of("V"));
-        state.signatureValues.push({ dict: value, ref: ref instanceof PDFRef ? ref : undefined, fieldName: name });
+        state.signatureValues.push({ dict: value, ref: ref instanceof PDFRef ? ref : undefined, fieldName: name, field });
       }
       else if (obj instanceof PDFRef && !(kids instanceof PDFArray) && field.get(PDFName.of("Subtype")) === PDFName.of("Widget")) {
         const page = field.get(PDFName.of("P"));

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, type PDFObject } from "pdf-lib";
+import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString, type PDFObject } from "pdf-lib";
 import { collectPages } from "@/lib/pdf/collect-pages";
 import type { LazyPdf } from "@/lib/pdf/open-lazy-pdf";
 import { objectIn, type Revision } from "./read-revisions";
@@ -40,6 +40,8 @@ type Roles = {
   contents: Set<number>;
   signatureFields: Set<number>;
   formFields: Set<number>;
+  /** Fully qualified name of each field object (widgets carry their field's name). */
+  fieldNames: Map<number, string>;
   annotations: Set<number>;
 };
 
@@ -49,7 +51,10 @@ type Roles = {
  * what is judged). Allowed: validation data (DSS), a document time-stamp, a new signature in its own
  * field with its widget, and what `permission` adds (form filling, annotations).
  */
-export function classifyRevisionChanges(before: LazyPdf, revision: Revision, newSignatures: NewSignatures, permission: ChangePermission): Change[] {
+/** FieldMDP: names of fields a signature locked (ISO 32000 12.8.2.4); `all` locks every field. */
+export type FieldLock = { action: "all" } | { action: "include" | "exclude"; fields: Set<string> };
+
+export function classifyRevisionChanges(before: LazyPdf, revision: Revision, newSignatures: NewSignatures, permission: ChangePermission, locks: FieldLock[] = []): Change[] {
   const after = revision.state();
   const changes: Change[] = [];
   const add = (kind: ChangeKind, allowed: boolean, detail: string, object?: number) => changes.push({ revision: revision.index, kind, allowed, object, detail });
@@ -124,7 +129,10 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
       add("signature-appearance", false, `signature field object ${num} changed (${changed.join(", ") || "replaced"}) without a new signature in it`, num);
     } else if (roles.formFields.has(num)) {
       const onlyValues = changedKeys(old, value).every((key) => ["V", "AS", "AP"].includes(key));
-      if (onlyValues && (permission === "form" || permission === "annotations")) add("form-fill", true, `form field object ${num} filled in`, num);
+      const name = roles.fieldNames.get(num) ?? "";
+      const locked = locks.some((lock) => lock.action === "all" || (lock.action === "include") === lock.fields.has(name));
+      if (locked) add("form-field", false, `form field "${name}" is locked by the signature (FieldMDP) and was changed`, num);
+      else if (onlyValues && (permission === "form" || permission === "annotations")) add("form-fill", true, `form field object ${num} filled in`, num);
       else add("form-field", false, `form field object ${num} changed`, num);
     } else if (roles.annotations.has(num)) {
       add("annotation", permission === "annotations", `annotation object ${num} changed`, num);
@@ -134,7 +142,8 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
       add(isPageTreeNode(old) ? "pages" : "object-changed", false, `${describe(old)} object ${num} was replaced`, num);
     }
   }
-  if (!sawSignatureOrData) add("revision-without-signature", false, "a revision with neither a signature nor validation data");
+  // a revision must carry something permitted (a signature, validation data, permitted form filling or annotations)
+  if (!sawSignatureOrData && !changes.some((change) => change.allowed)) add("revision-without-signature", false, "a revision with neither a signature nor validation data");
   return changes;
 
   function judgeCatalog(old: PDFDict, value: PDFDict) {
@@ -222,7 +231,7 @@ function describe(obj: PDFObject): string {
 
 /** Object numbers by the role they play in the document before the revision. */
 function readRoles(pdf: LazyPdf, catalogNum: number): Roles {
-  const roles: Roles = { catalog: catalogNum, pages: new Set(), annotArrays: new Set(), contents: new Set(), signatureFields: new Set(), formFields: new Set(), annotations: new Set() };
+  const roles: Roles = { catalog: catalogNum, pages: new Set(), annotArrays: new Set(), contents: new Set(), signatureFields: new Set(), formFields: new Set(), fieldNames: new Map(), annotations: new Set() };
   const catalog = pdf.lookupDict(PDFRef.of(catalogNum, 0));
   if (!catalog) return roles;
   const acroFormRef = catalog.get(PDFName.of("AcroForm"));
@@ -231,18 +240,21 @@ function readRoles(pdf: LazyPdf, catalogNum: number): Roles {
   const fieldsRef = acroForm?.get(PDFName.of("Fields"));
   if (fieldsRef instanceof PDFRef) roles.fields = fieldsRef.objectNumber;
 
-  const stack: { obj: PDFObject; ft?: PDFObject }[] = (pdf.lookup(fieldsRef) instanceof PDFArray ? (pdf.lookup(fieldsRef) as PDFArray).asArray() : []).map((obj) => ({ obj }));
+  const stack: { obj: PDFObject; ft?: PDFObject; prefix: string }[] = (pdf.lookup(fieldsRef) instanceof PDFArray ? (pdf.lookup(fieldsRef) as PDFArray).asArray() : []).map((obj) => ({ obj, prefix: "" }));
   const seen = new Set<number>();
   while (stack.length && seen.size < MAX_FIELDS) {
-    const { obj, ft } = stack.pop()!;
+    const { obj, ft, prefix } = stack.pop()!;
     if (!(obj instanceof PDFRef) || seen.has(obj.objectNumber)) continue;
     seen.add(obj.objectNumber);
     const field = pdf.lookupDict(obj);
     if (!field) continue;
     const type = field.get(PDFName.of("FT")) ?? ft;
     (type === PDFName.of("Sig") ? roles.signatureFields : roles.formFields).add(obj.objectNumber);
+    const partial = field.get(PDFName.of("T"));
+    const name = partial instanceof PDFString || partial instanceof PDFHexString ? (prefix ? `${prefix}.${partial.decodeText()}` : partial.decodeText()) : prefix;
+    roles.fieldNames.set(obj.objectNumber, name);
     const kids = pdf.lookup(field.get(PDFName.of("Kids")));
-    if (kids instanceof PDFArray) for (const kid of kids.asArray()) stack.push({ obj: kid, ft: type });
+    if (kids instanceof PDFArray) for (const kid of kids.asArray()) stack.push({ obj: kid, ft: type, prefix: name });
   }
 
   for (const page of collectPages(pdf, catalog).pages) {
@@ -278,4 +290,24 @@ function readDssObjects(pdf: LazyPdf, catalogNum: number): Set<number> {
     if (value instanceof PDFArray) for (const item of value.asArray()) stack.push({ obj: item, depth: depth + 1 });
   }
   return found;
+}
+
+/** The FieldMDP locks a signature dictionary (/Reference) or its field (/Lock) declares. */
+export function readFieldLocks(pdf: LazyPdf, signature: PDFDict, field: PDFDict | undefined): FieldLock[] {
+  const locks: FieldLock[] = [];
+  const read = (params: PDFDict | undefined) => {
+    const action = params?.get(PDFName.of("Action"));
+    if (!(action instanceof PDFName)) return;
+    if (action === PDFName.of("All")) return void locks.push({ action: "all" });
+    const list = pdf.lookup(params!.get(PDFName.of("Fields")));
+    const fields = new Set((list instanceof PDFArray ? list.asArray() : []).flatMap((item) => (item instanceof PDFString || item instanceof PDFHexString ? [item.decodeText()] : [])));
+    locks.push({ action: action === PDFName.of("Include") ? "include" : "exclude", fields });
+  };
+  const references = pdf.lookup(signature.get(PDFName.of("Reference")));
+  for (const item of references instanceof PDFArray ? references.asArray() : []) {
+    const reference = pdf.lookupDict(item);
+    if (reference?.get(PDFName.of("TransformMethod")) === PDFName.of("FieldMDP")) read(pdf.lookupDict(reference.get(PDFName.of("TransformParams"))));
+  }
+  read(pdf.lookupDict(field?.get(PDFName.of("Lock"))));
+  return locks;
 }

@@ -19,6 +19,8 @@ export type SignatureCheck = {
   signerCertificateDer?: Uint8Array;
   timeStampCertificateDer?: Uint8Array;
   ref?: PDFRef;
+  dict: PDFDict;
+  field?: PDFDict;
   /** Time the chain was judged at. */
   validationTime: Date;
 };
@@ -30,7 +32,7 @@ export type SignatureCheck = {
  */
 export async function verifyOneSignature(
   bytes: Uint8Array,
-  value: { dict: PDFDict; ref?: PDFRef; fieldName: string },
+  value: { dict: PDFDict; ref?: PDFRef; fieldName: string; field?: PDFDict },
   revisions: Revision[],
   finalPdf: LazyPdf,
   material: Anchored,
@@ -56,7 +58,7 @@ export async function verifyOneSignature(
     changesAfter: [],
     allowedChangesAfter: [],
   };
-  const check: SignatureCheck = { report, placement, ref: value.ref, validationTime: claimed ?? new Date() };
+  const check: SignatureCheck = { report, placement, ref: value.ref, dict, field: value.field, validationTime: claimed ?? new Date() };
   const fail = (integrity: SignatureReport["integrity"], detail: string) => Object.assign(report, { integrity, detail }) && check;
 
   const contents = dict.get(PDFName.of("Contents"));

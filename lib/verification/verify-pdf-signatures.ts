@@ -4,7 +4,7 @@ import { PdfError, invalidPdf } from "@/lib/pdf/errors";
 import { asPdfError, openLazyPdf, type LazyPdf } from "@/lib/pdf/open-lazy-pdf";
 import { readFormState } from "@/lib/pdf/read-form-state";
 import { checkCertificateChain } from "./check-certificate-chain";
-import { classifyRevisionChanges, type ChangePermission, type NewSignatures } from "./classify-revision-changes";
+import { classifyRevisionChanges, readFieldLocks, type ChangePermission, type FieldLock, type NewSignatures } from "./classify-revision-changes";
 import { findUnaccountedBytes } from "./find-unaccounted-bytes";
 import { readDssMaterial } from "./read-dss-material";
 import { readRevisions, type Revision } from "./read-revisions";
@@ -80,11 +80,13 @@ function judgeLaterRevisions(bytes: Uint8Array, pdf: LazyPdf, revisions: Revisio
   if (!placement.ok) return;
   const signedRevision = placement.revision;
   let permission: ChangePermission = "signatures";
+  let locks: FieldLock[] = [];
   try {
     const state = signedRevision.state();
     const catalog = state.lookupDict(state.trailer.get(PDFName.of("Root")));
     const docMdp = catalog ? readFormState(state, catalog).docMdpPermission : undefined;
     permission = docMdp === 1 ? "none" : docMdp === 2 ? "form" : docMdp === 3 ? "annotations" : "signatures";
+    locks = readFieldLocks(state, check.dict, check.field);
   } catch {
     report.changesAfter.push({ revision: signedRevision.index, kind: "object-changed", allowed: false, detail: "the signed revision cannot be read on its own" });
     return;
@@ -103,7 +105,7 @@ function judgeLaterRevisions(bytes: Uint8Array, pdf: LazyPdf, revisions: Revisio
       }
     }
     try {
-      for (const change of classifyRevisionChanges(revisions[revision.index - 1].state(), revision, added, permission)) {
+      for (const change of classifyRevisionChanges(revisions[revision.index - 1].state(), revision, added, permission, locks)) {
         (change.allowed ? report.allowedChangesAfter : report.changesAfter).push(change);
       }
     } catch (error) {
