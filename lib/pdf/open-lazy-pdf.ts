@@ -94,7 +94,8 @@ export class LazyPdf {
     }
   }
 
-  private findEntry(num: number): XrefEntry | undefined {
+  /** The entry a conforming reader uses for `num`: the newest section that lists it wins. */
+  findEntry(num: number): XrefEntry | undefined {
     // sections is still unset while the xref chain itself is read (indirect /Length there is refused)
     for (const section of this.sections ?? []) {
       const entry = section.lookup(num);

@@ -4,19 +4,7 @@ import { der } from "@/lib/pki/der-encoder";
 import { PkiError } from "@/lib/pki/errors";
 import { oids } from "@/lib/pki/object-identifiers";
 import { parseCertificateFields } from "@/lib/pki/parse-certificate-fields";
-
-const digestNames: Record<string, string> = { [oids.sha1]: "sha1", [oids.sha256]: "sha256", [oids.sha384]: "sha384", [oids.sha512]: "sha512" };
-// signature OIDs that fix their own hash; rsaEncryption and id-ecPublicKey take the SignerInfo digest algorithm
-const signatureHashes: Record<string, string> = {
-  "1.2.840.10045.4.3.2": "sha256",
-  "1.2.840.10045.4.3.3": "sha384",
-  "1.2.840.10045.4.3.4": "sha512",
-  "1.2.840.113549.1.1.5": "sha1",
-  "1.2.840.113549.1.1.11": "sha256",
-  "1.2.840.113549.1.1.12": "sha384",
-  "1.2.840.113549.1.1.13": "sha512",
-};
-const keyTypeSignatures = new Set<string>([oids.rsaEncryption, oids.ecPublicKey]);
+import { digestNames, hashOfSignature } from "@/lib/pki/signature-algorithms";
 
 const invalid = (message: string) => new PkiError("INVALID_CMS", message);
 
@@ -72,7 +60,7 @@ export function verifyCmsSignature(cmsDer: Uint8Array, detachedContent?: Uint8Ar
   }
 
   const signatureOid = oidOf(signatureAlgorithm, "signatureAlgorithm");
-  const hashName = signatureHashes[signatureOid] ?? (keyTypeSignatures.has(signatureOid) ? digestName : undefined);
+  const hashName = hashOfSignature(signatureOid, oidOf(digestAlgorithm, "digestAlgorithm"));
   if (!hashName) throw invalid(`Unsupported signature algorithm ${signatureOid}`);
   // the signature covers the attributes re-tagged as a SET (RFC 5652 5.4)
   const signedBytes = Buffer.from(signedAttributes!.valueBeforeDecodeView);

@@ -2,7 +2,7 @@ import { createHash, createPublicKey, verify } from "node:crypto";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
-import { digestNames } from "./verify-signer-info";
+import { digestNames, hashOfSignature } from "@/lib/pki/signature-algorithms";
 
 const OCSP_SIGNING_EKU = "1.3.6.1.5.5.7.3.9";
 const BASIC_OCSP = "1.3.6.1.5.5.7.48.1.1";
@@ -13,15 +13,6 @@ export type ValidationMaterial = { certificatesDer: Uint8Array[]; crlsDer: Uint8
 
 /** good: every certificate below the anchor is covered and none is revoked; unknown: some lack data. */
 export type RevocationStatus = "good" | "revoked" | "unknown";
-
-const signatureHashes: Record<string, string> = {
-  "1.2.840.10045.4.3.2": "sha256",
-  "1.2.840.10045.4.3.3": "sha384",
-  "1.2.840.10045.4.3.4": "sha512",
-  "1.2.840.113549.1.1.11": "sha256",
-  "1.2.840.113549.1.1.12": "sha384",
-  "1.2.840.113549.1.1.13": "sha512",
-};
 
 /**
  * Judges revocation for each certificate of `chain` but the last (the anchor, or the top of an
@@ -121,7 +112,7 @@ function stripZero(bytes: Buffer): Buffer {
 
 /** Signed by the issuer itself, or by a responder certificate the issuer gave the OCSP-signing purpose. */
 async function verifyOcspSignature(basic: pkijs.BasicOCSPResponse, issuer: x509.X509Certificate, extraDer: Uint8Array[]): Promise<boolean> {
-  const hash = signatureHashes[basic.signatureAlgorithm.algorithmId];
+  const hash = hashOfSignature(basic.signatureAlgorithm.algorithmId);
   if (!hash) return false;
   const candidates = [issuer, ...[...(basic.certs ?? []).map((c) => new Uint8Array(c.toSchema().toBER(false))), ...extraDer].flatMap((der) => {
     try {

@@ -74,14 +74,7 @@ export function findRevisionEnd(bytes: Uint8Array, sectionOffset: number): numbe
 
 /** The cross-reference entry a conforming reader uses for `num` in `pdf` (newest section first). */
 export function entryOf(pdf: LazyPdf, num: number): XrefEntry | undefined {
-  for (const section of pdf.sections) {
-    const entry = section.lookup(num);
-    if (entry && entry.type !== 0) return entry;
-    const fromStream = section.hybrid?.lookup(num);
-    if (fromStream && fromStream.type !== 0) return fromStream;
-    if (entry || fromStream) return undefined;
-  }
-  return undefined;
+  return pdf.findEntry(num);
 }
 
 /** Object `num` as `pdf` resolves it, or undefined when free or unreadable (unreadable is a change too). */

@@ -1,28 +1,10 @@
 import { createHash, createPublicKey, verify } from "node:crypto";
-import { oids } from "@/lib/pki/object-identifiers";
 import { parseCertificateFields } from "@/lib/pki/parse-certificate-fields";
+import { digestNames, hashOfSignature } from "@/lib/pki/signature-algorithms";
 import { readX509Certificate } from "@/lib/pki/x509-provider";
 import type { SignedDataReading } from "./read-signed-data";
 
-/** Digest OIDs a signature may use (SHA-1 only to report old files, never to sign). */
-export const digestNames: Record<string, string> = {
-  [oids.sha1]: "sha1",
-  [oids.sha256]: "sha256",
-  [oids.sha384]: "sha384",
-  [oids.sha512]: "sha512",
-};
-
-// signature OIDs that fix their own hash; rsaEncryption and id-ecPublicKey take the SignerInfo digest
-const signatureHashes: Record<string, string> = {
-  "1.2.840.10045.4.3.2": "sha256",
-  "1.2.840.10045.4.3.3": "sha384",
-  "1.2.840.10045.4.3.4": "sha512",
-  "1.2.840.113549.1.1.5": "sha1",
-  "1.2.840.113549.1.1.11": "sha256",
-  "1.2.840.113549.1.1.12": "sha384",
-  "1.2.840.113549.1.1.13": "sha512",
-};
-const keyTypeSignatures = new Set<string>([oids.rsaEncryption, oids.ecPublicKey]);
+export { digestNames };
 
 export class SignerInfoError extends Error {
   constructor(
@@ -70,7 +52,7 @@ export function verifySignerInfo(cms: SignedDataReading, content: Uint8Array, ce
   const options = key.asymmetricKeyType === "ec" ? { key, dsaEncoding: "der" as const } : key;
   const digestName = digestNames[cms.digestAlgorithmOid];
   if (!digestName) throw new SignerInfoError("signature-invalid", `unsupported digest algorithm ${cms.digestAlgorithmOid}`);
-  const hashName = signatureHashes[cms.signatureAlgorithmOid] ?? (keyTypeSignatures.has(cms.signatureAlgorithmOid) ? digestName : undefined);
+  const hashName = hashOfSignature(cms.signatureAlgorithmOid, cms.digestAlgorithmOid);
   if (!hashName) throw new SignerInfoError("signature-invalid", `unsupported signature algorithm ${cms.signatureAlgorithmOid}`);
 
   if (!cms.signedAttributesDer) {
