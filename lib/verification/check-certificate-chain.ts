@@ -28,6 +28,8 @@ export async function checkCertificateChain(
   material: ValidationMaterial & { anchorsDer: Uint8Array[] },
   at: Date,
   purpose: ChainPurpose,
+  /** Revocation is judged at this time: the validation time when a trusted time-stamp proves it, else now. */
+  revocationAt: Date = at,
 ): Promise<ChainResult> {
   const anchors = material.anchorsDer.flatMap(tryRead);
   const pool = [...anchors, ...material.certificatesDer.flatMap(tryRead)];
@@ -67,7 +69,7 @@ export async function checkCertificateChain(
     }
   }
   // the anchor is trusted as configured; below it each certificate needs revocation data
-  const revocation = await findRevocationStatus(chain, material, at);
+  const revocation = await findRevocationStatus(chain, material, revocationAt);
   if (revocation.status === "revoked") return result("invalid", revocation.reason, "revoked");
   return result("trusted", undefined, revocation.status);
 }

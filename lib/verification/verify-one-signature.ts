@@ -120,14 +120,16 @@ export async function verifyOneSignature(
       const stamp = await verifyTimeStampToken(cms.timeStampTokenDer, cms.signatureValue, material);
       report.timeStamp = { at: stamp.at.toISOString(), matchesSignature: stamp.matchesImprint, valid: stamp.valid, trusted: stamp.trusted, authority: stamp.authority, revocation: stamp.revocation, detail: stamp.detail };
       check.timeStampCertificateDer = stamp.certificateDer;
-      if (stamp.valid) validatedAt = { at: stamp.at, source: "timestamp" };
-      else return fail("signature-invalid", `signature time-stamp: ${stamp.detail ?? "does not verify"}`);
+      // only a time-stamp from a TSA we trust proves when the signature existed
+      if (stamp.valid && stamp.trusted) validatedAt = { at: stamp.at, source: "timestamp" };
+      else if (!stamp.valid) return fail("signature-invalid", `signature time-stamp: ${stamp.detail ?? "does not verify"}`);
     } catch (error) {
       return fail("signature-invalid", `signature time-stamp unreadable: ${(error as Error).message}`);
     }
   }
   check.validationTime = validatedAt.at;
-  const chain: ChainResult = await checkCertificateChain(certificate, material, validatedAt.at, "signing");
+  // a claimed time could be back-dated to before a revocation: without proof, revocation is judged now
+  const chain: ChainResult = await checkCertificateChain(certificate, material, validatedAt.at, "signing", validatedAt.source === "timestamp" ? validatedAt.at : new Date());
   report.chain = { status: chain.status, reason: chain.reason, revocation: chain.revocation, validatedAt: { at: validatedAt.at.toISOString(), source: validatedAt.source } };
   report.trusted = chain.status === "trusted";
   return check;

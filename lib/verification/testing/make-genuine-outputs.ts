@@ -29,6 +29,9 @@ export type GenuineOutputs = {
   bare: Uint8Array;
   /** Signs any PDF like `stamp` was signed (invisible signature, then DSS). */
   signLongTerm: (pdf: Uint8Array) => Promise<Uint8Array>;
+  /** A fresh signer certificate from the issuing CA, and signing with it and chosen CRLs in the DSS. */
+  newSigner: () => Promise<IssuedCertificate>;
+  signWith: (pdf: Uint8Array, who: IssuedCertificate, options: { crls: Uint8Array[]; timestamp?: boolean; signingTime?: Date }) => Promise<Uint8Array>;
 };
 
 let serial = 1n;
@@ -44,10 +47,11 @@ export async function makeGenuineOutputs(): Promise<GenuineOutputs> {
     createTimeStampToken({ digest, hashAlgorithm: "SHA-256", tsa: { ...pki.tsa, chainDer: [pki.issuing.certificateDer] }, serialNumber: serial++, policyOid: "1.3.6.1.4.1.99999.1", includeCertificates: false });
   const validationData = { certificates: [pki.issuing.certificateDer, pki.tsa.certificateDer, pki.root.certificateDer], crls: [crl] };
 
-  const sign = async (pdf: Uint8Array, who: IssuedCertificate, widget: boolean) =>
+  const sign = async (pdf: Uint8Array, who: IssuedCertificate, widget: boolean, { timestamp = true, signingTime = new Date() } = {}) =>
     signPdf(pdf, {
-      sign: (digest) => signCadesDetached({ digest, signer: { ...who, chainDer: [pki.issuing.certificateDer] }, signatureTimestamp: (value) => stamper(createHash("sha256").update(value).digest()) }),
-      signingTime: new Date(),
+      sign: (digest) =>
+        signCadesDetached({ digest, signer: { ...who, chainDer: [pki.issuing.certificateDer] }, signatureTimestamp: timestamp ? (value) => stamper(createHash("sha256").update(value).digest()) : undefined }),
+      signingTime,
       reason: "Firma agente · Id TEST",
       widget: widget ? { pageIndex: 0, rect: { x: 50, y: 50, width: 200, height: 70 }, appearance: await makeStampAppearance(200, 70) } : undefined,
     });
@@ -58,7 +62,10 @@ export async function makeGenuineOutputs(): Promise<GenuineOutputs> {
   const secondSigner = await sign(await sign(original, signerA, false), signerB, false);
   const twoSignersLta = await finishLongTermValidation(secondSigner, { ...validationData, timestamp: stamper });
   const signLongTerm = async (pdf: Uint8Array) => finishLongTermValidation(await sign(pdf, signerA, false), { ...validationData });
-  return { pki, anchorsDer: [pki.root.certificateDer, pki.issuing.certificateDer], original, stamp, signedTwice, twoSignersLta, bare, signLongTerm };
+  const signWith: GenuineOutputs["signWith"] = async (pdf, who, { crls, timestamp, signingTime }) =>
+    finishLongTermValidation(await sign(pdf, who, false, { timestamp, signingTime }), { ...validationData, crls });
+  const newSigner = () => person(pki, "Eva", "Mallqui", "33333333");
+  return { pki, anchorsDer: [pki.root.certificateDer, pki.issuing.certificateDer], original, stamp, signedTwice, twoSignersLta, bare, signLongTerm, newSigner, signWith };
 }
 
 function person(pki: PkiHierarchy, givenNames: string, lastNames: string, idNumber: string) {
