@@ -39,7 +39,7 @@ function serialize(obj: PDFObject): Uint8Array {
  */
 export class IncrementalUpdate {
   private nextNumber: number;
-  private readonly objects = new Map<number, PDFObject | Uint8Array>();
+  private readonly objects = new Map<number, { gen: number; body: PDFObject | Uint8Array }>();
 
   constructor(
     readonly pdf: LazyPdf,
@@ -53,16 +53,19 @@ export class IncrementalUpdate {
     return PDFRef.of(this.nextNumber++, 0);
   }
 
-  /** Adds or replaces object `ref`; raw bytes are written verbatim as the object's body. */
+  /**
+   * Adds or replaces object `ref`; raw bytes are written verbatim as the object's body. A replaced
+   * object keeps its generation (from the reference), or readers looking for "3 1 R" miss it.
+   */
   put(ref: PDFRef, body: PDFObject | Uint8Array): void {
-    this.objects.set(ref.objectNumber, body);
+    this.objects.set(ref.objectNumber, { gen: ref.generationNumber, body });
     if (!(body instanceof Uint8Array)) this.pdf.override(ref.objectNumber, body);
   }
 
   write(): WrittenRevision {
     const chunks: Uint8Array[] = [];
     const bodyOffsets = new Map<number, number>();
-    const entries: { num: number; offset: number }[] = [];
+    const entries: { num: number; gen: number; offset: number }[] = [];
     let position = this.start.offset;
     const emit = (chunk: Uint8Array) => {
       chunks.push(chunk);
@@ -71,9 +74,9 @@ export class IncrementalUpdate {
     if (this.start.needsLeadingEol) emit(latin1Bytes("\n"));
     const numbers = [...this.objects.keys()].sort((a, b) => a - b);
     for (const num of numbers) {
-      const body = this.objects.get(num)!;
-      entries.push({ num, offset: position });
-      emit(latin1Bytes(`${num} 0 obj\n`));
+      const { gen, body } = this.objects.get(num)!;
+      entries.push({ num, gen, offset: position });
+      emit(latin1Bytes(`${num} ${gen} obj\n`));
       bodyOffsets.set(num, position);
       emit(body instanceof Uint8Array ? body : serialize(body));
       emit(latin1Bytes("\nendobj\n"));
@@ -82,7 +85,7 @@ export class IncrementalUpdate {
     let size = Math.max(this.start.size, this.nextNumber);
     if (this.pdf.xrefKind === "stream") {
       const xrefNumber = size++;
-      entries.push({ num: xrefNumber, offset: xrefOffset });
+      entries.push({ num: xrefNumber, gen: 0, offset: xrefOffset });
       emit(this.xrefStream(xrefNumber, entries, size));
     } else {
       emit(this.xrefTable(entries, size));
@@ -112,17 +115,17 @@ export class IncrementalUpdate {
     return trailer;
   }
 
-  private xrefTable(entries: { num: number; offset: number }[], size: number): Uint8Array {
+  private xrefTable(entries: { num: number; gen: number; offset: number }[], size: number): Uint8Array {
     let text = "xref\n";
     for (const run of contiguousRuns(entries)) {
       text += `${run[0].num} ${run.length}\n`;
-      for (const { offset } of run) text += `${String(offset).padStart(10, "0")} 00000 n\r\n`;
+      for (const { offset, gen } of run) text += `${String(offset).padStart(10, "0")} ${String(gen).padStart(5, "0")} n\r\n`;
     }
     text += `trailer\n${this.trailerDict(size).toString()}\n`;
     return latin1Bytes(text);
   }
 
-  private xrefStream(xrefNumber: number, entries: { num: number; offset: number }[], size: number): Uint8Array {
+  private xrefStream(xrefNumber: number, entries: { num: number; gen: number; offset: number }[], size: number): Uint8Array {
     // W [1 4 2]: type, 32-bit offset, generation; left uncompressed (it is a few dozen bytes)
     const rowSize = 7;
     const data = new Uint8Array(entries.length * rowSize);
@@ -130,9 +133,10 @@ export class IncrementalUpdate {
     let row = 0;
     for (const run of contiguousRuns(entries)) {
       index.push(run[0].num, run.length);
-      for (const { offset } of run) {
+      for (const { offset, gen } of run) {
         data[row * rowSize] = 1;
         new DataView(data.buffer).setUint32(row * rowSize + 1, offset);
+        new DataView(data.buffer).setUint16(row * rowSize + 5, gen);
         row++;
       }
     }

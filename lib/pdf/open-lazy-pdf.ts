@@ -84,7 +84,7 @@ export class LazyPdf {
     try {
       const entry = this.findEntry(num);
       let value: PDFObject | undefined;
-      if (entry?.type === 1) value = this.readObjectAt(num, entry.offset);
+      if (entry?.type === 1) value = this.readObjectAt(num, entry.offset, entry.gen);
       else if (entry?.type === 2) value = this.readFromObjectStream(num, entry.stream, entry.index);
       if (value === PDFNull) value = undefined;
       if (value && cache) this.cache.set(num, value);
@@ -108,11 +108,12 @@ export class LazyPdf {
     return undefined;
   }
 
-  private readObjectAt(num: number, offset: number): PDFObject {
+  private readObjectAt(num: number, offset: number, gen?: number): PDFObject {
     if (offset <= 0 || offset >= this.bytes.length) throw invalidPdf(`object ${num} offset outside the file`);
     const parser = new PdfObjectParser(this.bytes, this.context, offset);
     const header = parser.readObjectHeader();
     if (header.num !== num) throw invalidPdf(`xref points object ${num} at object ${header.num}`);
+    if (gen !== undefined && header.gen !== gen) throw invalidPdf(`xref gives object ${num} generation ${gen}, the file ${header.gen}`);
     const value = parser.parseValue();
     if (value instanceof PDFDict) {
       parser.skipWhitespace();
