@@ -9,10 +9,34 @@ function numberOf(obj: PDFObject | undefined, fallback: number): number {
   return obj instanceof PDFNumber ? obj.asNumber() : fallback;
 }
 
-function inflate(data: Uint8Array): Uint8Array {
+/**
+ * What one document may inflate in all (xref streams, object streams, validation data): bombs hide
+ * in many small streams that each stay under the per-stream cap.
+ */
+export class DecodeBudget {
+  private used = 0;
+
+  constructor(readonly limit: number) {}
+
+  /** The usual budget for a file of `size` bytes: a fixed part plus twice the file, at most 256 MB. */
+  static forFile(size: number): DecodeBudget {
+    return new DecodeBudget(Math.min(256 * 1024 * 1024, 32 * 1024 * 1024 + 2 * size));
+  }
+
+  get remaining(): number {
+    return Math.max(0, this.limit - this.used);
+  }
+
+  spend(bytes: number): void {
+    this.used += bytes;
+    if (this.used > this.limit) throw tooComplex("streams inflate beyond the document's budget");
+  }
+}
+
+function inflate(data: Uint8Array, limit: number): Uint8Array {
   try {
     // Z_SYNC_FLUSH tolerates a missing Adler-32 trailer, which real writers sometimes omit.
-    return zlib.inflateSync(data, { maxOutputLength: MAX_DECODED_BYTES, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    return zlib.inflateSync(data, { maxOutputLength: Math.max(1, limit), finishFlush: zlib.constants.Z_SYNC_FLUSH });
   } catch (error) {
     if (error instanceof RangeError || (error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") {
       throw tooComplex("stream inflates beyond the limit");
@@ -60,7 +84,7 @@ function unpredictPng(data: Uint8Array, columns: number, colors: number, bpc: nu
  * Decodes the few stream kinds the engine reads (FlateDecode, optionally with a PNG predictor).
  * Other filters are refused: the streams we read are produced by PDF writers that only use Flate.
  */
-export function decodeStream(dict: PDFDict, data: Uint8Array): Uint8Array {
+export function decodeStream(dict: PDFDict, data: Uint8Array, budget?: DecodeBudget): Uint8Array {
   const filterObj = dict.get(PDFName.of("Filter"));
   const filters: PDFObject[] = filterObj instanceof PDFArray ? filterObj.asArray() : filterObj ? [filterObj] : [];
   const parmsObj = dict.get(PDFName.of("DecodeParms"));
@@ -71,7 +95,8 @@ export function decodeStream(dict: PDFDict, data: Uint8Array): Uint8Array {
     if (!(filter instanceof PDFName) || (filter.asString() !== "/FlateDecode" && filter.asString() !== "/Fl")) {
       throw invalidPdf(`unsupported filter ${filter.toString()}`);
     }
-    out = inflate(out);
+    // never inflate past what the document has left to spend
+    out = inflate(out, Math.min(MAX_DECODED_BYTES, budget ? budget.remaining + 1 : MAX_DECODED_BYTES));
     const parms = parmsList[index];
     if (parms instanceof PDFDict) {
       const predictor = numberOf(parms.get(PDFName.of("Predictor")), 1);
@@ -87,5 +112,6 @@ export function decodeStream(dict: PDFDict, data: Uint8Array): Uint8Array {
       }
     }
   });
+  budget?.spend(out.length);
   return out;
 }

@@ -1,11 +1,9 @@
 import { PDFContext, PDFDict, PDFName, PDFNumber, PDFNull, PDFObject, PDFRawStream, PDFRef } from "pdf-lib";
-import { decodeStream } from "@/lib/pdf/decode-stream";
+import { DecodeBudget, decodeStream } from "@/lib/pdf/decode-stream";
 import { PdfError, invalidPdf, tooComplex } from "@/lib/pdf/errors";
 import { PdfObjectParser, bytesStartWith, bytesToLatin1, isWhitespace } from "@/lib/pdf/parse-pdf-object";
 import { MAX_OBJECT_NUMBER, XrefEntry, XrefSection, readXrefSections } from "@/lib/pdf/read-xref-sections";
 
-// Total inflated bytes of object streams we accept per document (each one is also capped).
-const DECODE_BUDGET = 256 * 1024 * 1024;
 const TAIL_WINDOW = 1024;
 
 interface ObjectStreamIndex {
@@ -13,6 +11,12 @@ interface ObjectStreamIndex {
   first: number;
   offsets: number[];
 }
+
+/**
+ * What views of the same bytes (the whole file and its earlier revisions) share: one decode budget,
+ * and the xref sections and object streams already decoded, by file offset.
+ */
+export type SharedReads = { budget: DecodeBudget; sections: Map<number, XrefSection>; objectStreams: Map<number, ObjectStreamIndex> };
 
 /**
  * Read-only, lazy view of a PDF: only the trailer chain is parsed up front; objects are parsed on
@@ -25,18 +29,22 @@ export class LazyPdf {
   readonly startxref: number;
   readonly trailer: PDFDict;
   private readonly cache = new Map<number, PDFObject>();
-  private readonly objectStreams = new Map<number, ObjectStreamIndex>();
   private readonly overrides = new Map<number, PDFObject>();
   private readonly resolving = new Set<number>();
-  private decodedBytes = 0;
+  /** Everything this document inflates (xref streams, object streams, what callers read) draws on `shared.budget`. */
+  readonly shared: SharedReads;
 
-  constructor(readonly bytes: Uint8Array) {
+  constructor(
+    readonly bytes: Uint8Array,
+    shared?: SharedReads,
+  ) {
     if (bytes.length < 16) throw invalidPdf("file too short");
     const header = bytesToLatin1(bytes, 0, Math.min(bytes.length, TAIL_WINDOW)).indexOf("%PDF-");
     // Offsets in a file with leading junk are ambiguous; fixing them would be a repair.
     if (header !== 0) throw invalidPdf(header < 0 ? "no %PDF- header" : "bytes before the %PDF- header");
     this.startxref = findStartxref(bytes);
-    this.sections = readXrefSections(bytes, this.context, this.startxref, (parser, dict) => this.readStreamBody(parser, dict));
+    this.shared = shared ?? { budget: DecodeBudget.forFile(bytes.length), sections: new Map(), objectStreams: new Map() };
+    this.sections = readXrefSections(bytes, this.context, this.startxref, (parser, dict) => this.readStreamBody(parser, dict), this.shared.budget, this.shared.sections);
     this.trailer = this.sections[0].trailer;
     const size = this.trailer.get(PDFName.of("Size"));
     if (!(size instanceof PDFNumber) || !Number.isInteger(size.asNumber()) || size.asNumber() < 1) throw invalidPdf("bad trailer /Size");
@@ -47,6 +55,10 @@ export class LazyPdf {
     let size = (this.trailer.get(PDFName.of("Size")) as PDFNumber).asNumber();
     for (const num of this.overrides.keys()) size = Math.max(size, num + 1);
     return size;
+  }
+
+  get decodeBudget(): DecodeBudget {
+    return this.shared.budget;
   }
 
   get xrefKind(): "table" | "stream" {
@@ -152,11 +164,12 @@ export class LazyPdf {
   }
 
   private loadObjectStream(streamNum: number): ObjectStreamIndex {
-    const known = this.objectStreams.get(streamNum);
-    if (known) return known;
     const entry = this.findEntry(streamNum);
     // An object stream inside an object stream is forbidden and is how self-reference bombs recurse.
     if (entry?.type !== 1) throw invalidPdf(`object stream ${streamNum} is not a plain object`);
+    // keyed by file offset: the same bytes decode the same way in every view of the file
+    const known = this.shared.objectStreams.get(entry.offset);
+    if (known) return known;
     const stream = this.readObjectAt(streamNum, entry.offset);
     if (!(stream instanceof PDFRawStream) || stream.dict.get(PDFName.of("Type")) !== PDFName.of("ObjStm")) {
       throw invalidPdf(`object ${streamNum} is not an object stream`);
@@ -164,9 +177,7 @@ export class LazyPdf {
     const n = stream.dict.get(PDFName.of("N"));
     const first = stream.dict.get(PDFName.of("First"));
     if (!(n instanceof PDFNumber) || !(first instanceof PDFNumber)) throw invalidPdf("object stream without /N or /First");
-    const data = decodeStream(stream.dict, stream.getContents());
-    this.decodedBytes += data.length;
-    if (this.decodedBytes > DECODE_BUDGET) throw tooComplex("object streams too large in total");
+    const data = decodeStream(stream.dict, stream.getContents(), this.shared.budget);
     if (n.asNumber() * 4 > data.length || first.asNumber() > data.length) throw invalidPdf("bad object stream header");
     const parser = new PdfObjectParser(data, this.context, 0);
     const offsets: number[] = [];
@@ -177,7 +188,7 @@ export class LazyPdf {
       offsets.push(objNum, objOffset);
     }
     const index = { data, first: first.asNumber(), offsets };
-    this.objectStreams.set(streamNum, index);
+    this.shared.objectStreams.set(entry.offset, index);
     return index;
   }
 }
@@ -193,9 +204,10 @@ function findStartxref(bytes: Uint8Array): number {
   return Number(match[1]);
 }
 
-export function openLazyPdf(bytes: Uint8Array): LazyPdf {
+/** `shared`: another view's reads of the same bytes (a view of one of the file's earlier revisions). */
+export function openLazyPdf(bytes: Uint8Array, shared?: SharedReads): LazyPdf {
   try {
-    return new LazyPdf(bytes);
+    return new LazyPdf(bytes, shared);
   } catch (error) {
     throw asPdfError(error);
   }

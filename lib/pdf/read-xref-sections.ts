@@ -1,5 +1,5 @@
 import { PDFArray, PDFContext, PDFDict, PDFName, PDFNumber, PDFRawStream } from "pdf-lib";
-import { decodeStream } from "@/lib/pdf/decode-stream";
+import { type DecodeBudget, decodeStream } from "@/lib/pdf/decode-stream";
 import { invalidPdf, tooComplex } from "@/lib/pdf/errors";
 import { PdfObjectParser, bytesStartWith, isWhitespace } from "@/lib/pdf/parse-pdf-object";
 
@@ -131,6 +131,7 @@ function parseStreamSection(
   context: PDFContext,
   offset: number,
   readStream: (parser: PdfObjectParser, dict: PDFDict) => PDFRawStream,
+  budget: DecodeBudget,
 ): XrefSection {
   const parser = new PdfObjectParser(bytes, context, offset);
   parser.readObjectHeader();
@@ -138,7 +139,7 @@ function parseStreamSection(
   if (!(dict instanceof PDFDict)) throw invalidPdf("xref stream without dictionary");
   if (dict.get(PDFName.of("Type")) !== PDFName.of("XRef")) throw invalidPdf("startxref does not point to an xref");
   const stream = readStream(parser, dict);
-  const data = decodeStream(dict, stream.getContents());
+  const data = decodeStream(dict, stream.getContents(), budget);
   const w = intArray(dict.get(PDFName.of("W")));
   const size = dict.get(PDFName.of("Size"));
   if (!w || w.length !== 3 || w.some((v) => v > 8) || !(size instanceof PDFNumber)) throw invalidPdf("bad xref stream /W or /Size");
@@ -194,10 +195,11 @@ function parseSectionAt(
   context: PDFContext,
   offset: number,
   readStream: (parser: PdfObjectParser, dict: PDFDict) => PDFRawStream,
+  budget: DecodeBudget,
 ): XrefSection {
   if (offset < 0 || offset >= bytes.length) throw invalidPdf("xref offset outside the file");
   if (bytesStartWith(bytes, offset, "xref")) return parseTableSection(bytes, context, offset);
-  return parseStreamSection(bytes, context, offset, readStream);
+  return parseStreamSection(bytes, context, offset, readStream, budget);
 }
 
 /**
@@ -209,7 +211,15 @@ export function readXrefSections(
   context: PDFContext,
   startxref: number,
   readStream: (parser: PdfObjectParser, dict: PDFDict) => PDFRawStream,
+  budget: DecodeBudget,
+  known: Map<number, XrefSection> = new Map(),
 ): XrefSection[] {
+  // a section already read for another view of the same bytes is the same section
+  const sectionAt = (offset: number) => {
+    let section = known.get(offset);
+    if (!section) known.set(offset, (section = parseSectionAt(bytes, context, offset, readStream, budget)));
+    return section;
+  };
   const sections: XrefSection[] = [];
   const seen = new Set<number>();
   let next: number | undefined = startxref;
@@ -217,11 +227,11 @@ export function readXrefSections(
     if (seen.has(next)) throw invalidPdf("/Prev chain loops");
     if (sections.length >= MAX_SECTIONS) throw tooComplex("too many xref sections");
     seen.add(next);
-    const section = parseSectionAt(bytes, context, next, readStream);
+    const section = sectionAt(next);
     const xrefStm = section.trailer.get(PDFName.of("XRefStm"));
     if (section.kind === "table" && xrefStm instanceof PDFNumber && !seen.has(xrefStm.asNumber())) {
       seen.add(xrefStm.asNumber());
-      section.hybrid = parseSectionAt(bytes, context, xrefStm.asNumber(), readStream);
+      section.hybrid = sectionAt(xrefStm.asNumber());
     }
     sections.push(section);
     const prev = section.trailer.get(PDFName.of("Prev"));

@@ -20,7 +20,7 @@ export function readDssMaterial(pdf: LazyPdf): ValidationMaterial {
       for (const item of array.asArray().slice(0, MAX_ITEMS_PER_KIND)) {
         const stream = pdf.lookup(item);
         if (!(stream instanceof PDFRawStream)) continue;
-        const data = decodeStream(stream.dict, stream.getContents());
+        const data = decodeStream(stream.dict, stream.getContents(), pdf.decodeBudget);
         total += data.length;
         if (total > MAX_TOTAL_BYTES) return;
         into.push(data);

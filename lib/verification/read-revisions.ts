@@ -45,7 +45,8 @@ export function readRevisions(bytes: Uint8Array, pdf: LazyPdf): Revision[] {
       sectionOffset: section.offset,
       end,
       entries: [...entries],
-      state: () => (state ??= last ? pdf : openLazyPdf(bytes.subarray(0, end))),
+      // earlier revisions draw on the same decode budget as the whole file
+      state: () => (state ??= last ? pdf : openLazyPdf(bytes.subarray(0, end), pdf.shared)),
     });
   });
   return revisions;
