@@ -22,10 +22,14 @@ export const errorCodes = [
   "LOCKED",
   "GONE",
   "ORGANIZATION_SUSPENDED",
+  "BUSY",
   "INTERNAL",
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
+
+/** Seconds a client should wait after a BUSY (503) answer. */
+export const BUSY_RETRY_AFTER_SECONDS = 2;
 
 export class AppError extends Error {
   constructor(

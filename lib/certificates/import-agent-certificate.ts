@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
-import { AppError } from "@/lib/errors";
-import { importPkcs12 } from "@/lib/pki/import-pkcs12";
+import { AppError, isAppError } from "@/lib/errors";
+import { cpuPool } from "@/lib/runtime/cpu-pool";
 import { isPkiError } from "@/lib/pki/errors";
 import { readX509Certificate } from "@/lib/pki/x509-provider";
 import type { PkiSettings } from "./load-platform-pki";
@@ -14,10 +14,11 @@ export async function importAgentCertificate(input: { organizationId: string; p1
   if (!input.p12?.length) throw new AppError("VALIDATION", "p12_file es obligatorio", "p12_file");
   let imported;
   try {
-    imported = await importPkcs12(input.p12, input.password);
+    imported = await cpuPool().run("import-pkcs12", { bytes: input.p12, password: input.password });
   } catch (error) {
     if (isPkiError(error, "WRONG_PKCS12_PASSWORD")) throw new AppError("VALIDATION", "contraseña del PKCS#12 incorrecta", "p12_password");
     if (isPkiError(error)) throw new AppError("VALIDATION", `PKCS#12 inválido: ${error.message}`, "p12_file");
+    if (isAppError(error)) throw error;
     throw error;
   }
   const certificate = readX509Certificate(imported.certificateDer);

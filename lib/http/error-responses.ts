@@ -1,4 +1,4 @@
-import { isAppError, type AppError, type ErrorCode } from "@/lib/errors";
+import { BUSY_RETRY_AFTER_SECONDS, isAppError, type AppError, type ErrorCode } from "@/lib/errors";
 import { logError } from "@/lib/runtime/log";
 
 export type ApiFamily = "stamp" | "process" | "json";
@@ -30,6 +30,7 @@ const table: Record<ErrorCode, Row> = {
   LOCKED: { status: 423, stamp: null, process: "locked" },
   GONE: { status: 410, stamp: null, process: "gone" },
   ORGANIZATION_SUSPENDED: { status: 401, stamp: "La organización está suspendida", process: "unauthorized" },
+  BUSY: { status: 503, stamp: "El servicio está ocupado; reintente en unos segundos.", process: "service unavailable" },
   INTERNAL: { status: 500, stamp: "Ocurrió un error, consulta con el administrador", process: "internal error" },
 };
 
@@ -47,14 +48,16 @@ export function errorResponse(error: unknown, family: ApiFamily): Response {
   const code: ErrorCode = appError?.code ?? "INTERNAL";
   const row = table[code];
   const status = statusOf(code, family);
+  // a full work queue is temporary: say when to come back
+  const retry: Record<string, string> = code === "BUSY" ? { "retry-after": String(BUSY_RETRY_AFTER_SECONDS) } : {};
   if (family === "process") {
-    const headers: Record<string, string> = { "content-type": "text/plain; charset=utf-8" };
+    const headers: Record<string, string> = { "content-type": "text/plain; charset=utf-8", ...retry };
     if (status === 400 && appError) headers["x-error-detail"] = encodeHeader(appError.field ? `${appError.field}: ${appError.message}` : appError.message);
     return new Response(row.process, { status, headers });
   }
   const message = row.stamp ?? appError?.message ?? table.INTERNAL.stamp!;
   const specific = appError && appError.message !== appError.code && row.stamp === null ? appError.message : message;
-  return Response.json({ success: false, message: specific, ...(family === "json" && appError?.field ? { field: appError.field } : {}) }, { status });
+  return Response.json({ success: false, message: specific, ...(family === "json" && appError?.field ? { field: appError.field } : {}) }, { status, headers: retry });
 }
 
 // Header values must be ISO-8859-1; keep the detail readable while never breaking the response.

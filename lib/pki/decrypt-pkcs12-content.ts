@@ -2,7 +2,7 @@ import * as asn1js from "asn1js";
 import { createDecipheriv, pbkdf2Sync } from "node:crypto";
 import * as pkijs from "pkijs";
 import { PkiError } from "@/lib/pki/errors";
-import { derivePkcs12Key, pkcs12KeyPurpose } from "@/lib/pki/pkcs12-key-derivation";
+import { KdfBudget, derivePkcs12Key, pkcs12KeyPurpose } from "@/lib/pki/pkcs12-key-derivation";
 import { rc2CbcDecrypt } from "@/lib/pki/rc2-cbc-decrypt";
 
 const pbes2Oid = "1.2.840.113549.1.5.13";
@@ -49,14 +49,15 @@ function decipher(cipher: string, key: Uint8Array, iv: Uint8Array, data: Uint8Ar
   }
 }
 
-function decryptLegacy(scheme: (typeof legacySchemes)[string], params: asn1js.AsnType, data: Uint8Array, password: string) {
+function decryptLegacy(scheme: (typeof legacySchemes)[string], params: asn1js.AsnType, data: Uint8Array, password: string, budget: KdfBudget) {
   if (!(params instanceof asn1js.Sequence)) throw malformed();
   const [salt, iterations] = params.valueBlock.value;
   if (!(salt instanceof asn1js.OctetString) || !(iterations instanceof asn1js.Integer)) throw malformed();
   const saltBytes = salt.valueBlock.valueHexView;
-  const rounds = iterations.valueBlock.valueDec;
-  const key = derivePkcs12Key("sha1", password, saltBytes, rounds, pkcs12KeyPurpose.key, scheme.keyLength);
-  const iv = derivePkcs12Key("sha1", password, saltBytes, rounds, pkcs12KeyPurpose.iv, 8);
+  // a count that does not fit a safe integer is refused by the budget, not truncated
+  const rounds = iterations.valueBlock.valueHexView.length > 6 ? Number.MAX_SAFE_INTEGER + 1 : iterations.valueBlock.valueDec;
+  const key = derivePkcs12Key("sha1", password, saltBytes, rounds, pkcs12KeyPurpose.key, scheme.keyLength, budget);
+  const iv = derivePkcs12Key("sha1", password, saltBytes, rounds, pkcs12KeyPurpose.iv, 8, budget);
   if (scheme.cipher !== "rc2") return decipher(scheme.cipher, key, iv, data);
   try {
     return rc2CbcDecrypt(key, iv, data);
@@ -65,7 +66,7 @@ function decryptLegacy(scheme: (typeof legacySchemes)[string], params: asn1js.As
   }
 }
 
-function decryptPbes2(params: asn1js.AsnType, data: Uint8Array, password: string): Uint8Array {
+function decryptPbes2(params: asn1js.AsnType, data: Uint8Array, password: string, budget: KdfBudget): Uint8Array {
   let pbes2: pkijs.PBES2Params;
   let kdf: pkijs.PBKDF2Params;
   try {
@@ -82,15 +83,17 @@ function decryptPbes2(params: asn1js.AsnType, data: Uint8Array, password: string
   if (!prf) throw unsupported(prfOid);
   const ivBlock = pbes2.encryptionScheme.algorithmParams;
   if (!(ivBlock instanceof asn1js.OctetString) || !(kdf.salt instanceof asn1js.OctetString)) throw malformed();
+  // PBKDF2 rounds cost about a sixth of a PKCS#12-KDF round here; counted at that rate
+  budget.spend(Math.ceil(kdf.iterationCount / 6) || 0);
   // PBES2 takes the password as its UTF-8 bytes (unlike the BMPString of the PKCS#12 KDF)
   const key = pbkdf2Sync(Buffer.from(password, "utf8"), kdf.salt.valueBlock.valueHexView, kdf.iterationCount, scheme.keyLength, prf);
   return decipher(scheme.cipher, key, ivBlock.valueBlock.valueHexView, data);
 }
 
 /** Decrypts a PKCS#12 EncryptedData content or shrouded key bag with PBES2 or the legacy PKCS#12 PBE schemes. */
-export function decryptPkcs12Content(algorithm: pkijs.AlgorithmIdentifier, ciphertext: Uint8Array, password: string): Uint8Array {
+export function decryptPkcs12Content(algorithm: pkijs.AlgorithmIdentifier, ciphertext: Uint8Array, password: string, budget: KdfBudget = new KdfBudget()): Uint8Array {
   const legacy = legacySchemes[algorithm.algorithmId];
-  if (legacy) return decryptLegacy(legacy, algorithm.algorithmParams, ciphertext, password);
-  if (algorithm.algorithmId === pbes2Oid) return decryptPbes2(algorithm.algorithmParams, ciphertext, password);
+  if (legacy) return decryptLegacy(legacy, algorithm.algorithmParams, ciphertext, password, budget);
+  if (algorithm.algorithmId === pbes2Oid) return decryptPbes2(algorithm.algorithmParams, ciphertext, password, budget);
   throw unsupported(algorithm.algorithmId);
 }

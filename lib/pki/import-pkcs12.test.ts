@@ -94,3 +94,31 @@ describe("importPkcs12", () => {
     await expect(importPkcs12(input, password)).rejects.toSatisfy((error) => isPkiError(error, "INVALID_PKCS12"));
   });
 });
+
+describe("importPkcs12 bounds the key-derivation work before doing it", () => {
+  let dir: string;
+  let chain: ReturnType<typeof makeChain>;
+  beforeAll(() => {
+    dir = makeTempDir("pki-p12-cost");
+    chain = makeChain(dir, "cost", ["ec", "-pkeyopt", "ec_paramgen_curve:P-256"]);
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("a MAC asking for 5,000,000 iterations is refused at once, naming the count and the limit", async () => {
+    // -nomaciter off: the MAC uses the same count; the certificates are left unencrypted so only the MAC and key cost
+    const bytes = exportPkcs12(chain, path.join(dir, "5m.p12"), ["-iter", "5000000", "-certpbe", "NONE", "-keypbe", "NONE"]);
+    const started = Date.now();
+    const error = await importPkcs12(bytes, password).catch((e: unknown) => e);
+    expect(isPkiError(error, "PKCS12_TOO_COSTLY")).toBe(true);
+    expect((error as Error).message).toContain("5,000,000");
+    expect((error as Error).message).toContain("2,000,000");
+    // refused before any derivation: far below the ~5 s the derivation would take
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("a file at the common 2,048 iterations imports", async () => {
+    const bytes = exportPkcs12(chain, path.join(dir, "2048.p12"), ["-iter", "2048"]);
+    expect((await importPkcs12(bytes, password)).certificateDer.length).toBeGreaterThan(0);
+  });
+});
+

@@ -5,7 +5,7 @@ import { decryptPkcs12Content } from "@/lib/pki/decrypt-pkcs12-content";
 import { PkiError } from "@/lib/pki/errors";
 import { oids } from "@/lib/pki/object-identifiers";
 import { parseCertificateFields } from "@/lib/pki/parse-certificate-fields";
-import { derivePkcs12Key, type Pkcs12Hash, pkcs12KeyPurpose } from "@/lib/pki/pkcs12-key-derivation";
+import { KdfBudget, derivePkcs12Key, type Pkcs12Hash, pkcs12KeyPurpose } from "@/lib/pki/pkcs12-key-derivation";
 
 export type ImportedPkcs12 = {
   certificateDer: Uint8Array;
@@ -39,43 +39,43 @@ function octets(block: unknown): Uint8Array {
   return Buffer.concat(block.valueBlock.value.map((part) => octets(part)));
 }
 
-function verifyMac(mac: pkijs.MacData, authenticatedSafe: Uint8Array, password: string): void {
+function verifyMac(mac: pkijs.MacData, authenticatedSafe: Uint8Array, password: string, budget: KdfBudget): void {
   const hash = macHashes[mac.mac.digestAlgorithm.algorithmId];
   if (!hash) throw new PkiError("UNSUPPORTED_PKCS12_ALGORITHM", `Unsupported PKCS#12 MAC ${mac.mac.digestAlgorithm.algorithmId}`);
   const expected = octets(mac.mac.digest);
   const salt = octets(mac.macSalt);
-  const key = derivePkcs12Key(hash, password, salt, mac.iterations ?? 1, pkcs12KeyPurpose.mac, expected.length);
+  const key = derivePkcs12Key(hash, password, salt, mac.iterations ?? 1, pkcs12KeyPurpose.mac, expected.length, budget);
   const actual = createHmac(hash, key).update(authenticatedSafe).digest();
   if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) throw wrongPassword();
 }
 
 type Collected = { keys: Uint8Array[]; certificates: Uint8Array[] };
 
-function collectBags(bags: readonly pkijs.SafeBag[], password: string, into: Collected): void {
+function collectBags(bags: readonly pkijs.SafeBag[], password: string, into: Collected, budget: KdfBudget): void {
   for (const bag of bags) {
     if (bag.bagId === bagIds.key) {
       into.keys.push(new Uint8Array((bag.bagValue as pkijs.PrivateKeyInfo).toSchema().toBER()));
     } else if (bag.bagId === bagIds.shroudedKey) {
       const shrouded = bag.bagValue as pkijs.PKCS8ShroudedKeyBag;
-      into.keys.push(decryptPkcs12Content(shrouded.encryptionAlgorithm, octets(shrouded.encryptedData), password));
+      into.keys.push(decryptPkcs12Content(shrouded.encryptionAlgorithm, octets(shrouded.encryptedData), password, budget));
     } else if (bag.bagId === bagIds.certificate) {
       const certBag = bag.bagValue as pkijs.CertBag;
       if (certBag.certId === x509CertificateType) into.certificates.push(octets(certBag.certValue));
     } else if (bag.bagId === bagIds.safeContents) {
-      collectBags((bag.bagValue as pkijs.SafeContents).safeBags, password, into);
+      collectBags((bag.bagValue as pkijs.SafeContents).safeBags, password, into, budget);
     }
     // CRL and secret bags carry nothing we sign with
   }
 }
 
-function parseSafeContents(der: Uint8Array, password: string, into: Collected): void {
+function parseSafeContents(der: Uint8Array, password: string, into: Collected, budget: KdfBudget): void {
   let safeContents: pkijs.SafeContents;
   try {
     safeContents = pkijs.SafeContents.fromBER(new Uint8Array(der));
   } catch {
     throw invalid("Malformed PKCS#12 SafeContents");
   }
-  collectBags(safeContents.safeBags, password, into);
+  collectBags(safeContents.safeBags, password, into, budget);
 }
 
 function orderChain(leaf: Uint8Array, others: Uint8Array[]): Uint8Array[] {
@@ -113,7 +113,8 @@ export async function importPkcs12(bytes: Uint8Array, password: string): Promise
   }
   if (pfx.authSafe.contentType !== oids.data) throw invalid("Public-key protected PKCS#12 files are not supported");
   const authenticatedSafeDer = octets(pfx.authSafe.content);
-  if (pfx.macData) verifyMac(pfx.macData, authenticatedSafeDer, password);
+  const budget = new KdfBudget();
+  if (pfx.macData) verifyMac(pfx.macData, authenticatedSafeDer, password, budget);
 
   let authenticatedSafe: pkijs.AuthenticatedSafe;
   try {
@@ -124,12 +125,12 @@ export async function importPkcs12(bytes: Uint8Array, password: string): Promise
   const collected: Collected = { keys: [], certificates: [] };
   for (const contentInfo of authenticatedSafe.safeContents) {
     if (contentInfo.contentType === oids.data) {
-      parseSafeContents(octets(contentInfo.content), password, collected);
+      parseSafeContents(octets(contentInfo.content), password, collected, budget);
     } else if (contentInfo.contentType === oids.encryptedData) {
       const encrypted = new pkijs.EncryptedData({ schema: contentInfo.content });
       const info = encrypted.encryptedContentInfo;
       const ciphertext = new Uint8Array(info.getEncryptedContent());
-      parseSafeContents(decryptPkcs12Content(info.contentEncryptionAlgorithm, ciphertext, password), password, collected);
+      parseSafeContents(decryptPkcs12Content(info.contentEncryptionAlgorithm, ciphertext, password, budget), password, collected, budget);
     }
   }
   if (collected.keys.length === 0) throw invalid("The PKCS#12 file has no private key");

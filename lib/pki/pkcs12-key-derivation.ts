@@ -1,6 +1,28 @@
 import { createHash } from "node:crypto";
+import { PkiError } from "@/lib/pki/errors";
 
 export type Pkcs12Hash = "sha1" | "sha256" | "sha384" | "sha512";
+
+/**
+ * Real exporters use 2,048 (OpenSSL) to 600,000 iterations; one million PKCS#12-KDF rounds take
+ * about a second here, so a file may ask for 2,000,000 per derivation and 6,000,000 in all.
+ */
+export const MAX_KDF_ITERATIONS = 2_000_000;
+export const MAX_KDF_WORK = 6_000_000;
+
+/** The key-derivation work one PKCS#12 file may cost, counted before any of it is done. */
+export class KdfBudget {
+  private spent = 0;
+
+  spend(iterations: number, blocks = 1): void {
+    if (!Number.isSafeInteger(iterations) || iterations < 1) throw new PkiError("INVALID_PKCS12", "Invalid PKCS#12 iteration count");
+    if (iterations > MAX_KDF_ITERATIONS) {
+      throw new PkiError("PKCS12_TOO_COSTLY", `The PKCS#12 file asks for ${iterations.toLocaleString("en-US")} key-derivation iterations; at most ${MAX_KDF_ITERATIONS.toLocaleString("en-US")} are accepted`);
+    }
+    this.spent += iterations * blocks;
+    if (this.spent > MAX_KDF_WORK) throw new PkiError("PKCS12_TOO_COSTLY", "The PKCS#12 file asks for too much key-derivation work in total");
+  }
+}
 
 /** What the derived bytes are for (RFC 7292 B.3). */
 export const pkcs12KeyPurpose = { key: 1, iv: 2, mac: 3 } as const;
@@ -29,8 +51,10 @@ export function derivePkcs12Key(
   iterations: number,
   purpose: (typeof pkcs12KeyPurpose)[keyof typeof pkcs12KeyPurpose],
   length: number,
+  budget: KdfBudget = new KdfBudget(),
 ): Buffer {
   const v = blockSize[hash];
+  budget.spend(iterations, Math.ceil(length / createHash(hash).digest().length));
   const d = Buffer.alloc(v, purpose);
   const i = Buffer.concat([repeatToMultiple(salt, v), repeatToMultiple(bmpPassword(password), v)]);
   const blocks: Buffer[] = [];

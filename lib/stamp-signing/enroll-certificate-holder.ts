@@ -5,7 +5,7 @@ import { hashPassword } from "@/lib/auth/password-hash";
 import { isUniqueViolation } from "@/db/is-unique-violation";
 import { encryptWithPin } from "@/lib/pki/encrypt-private-key";
 import { issueHolderCertificate } from "@/lib/pki/issue-certificate";
-import { importPkcs12 } from "@/lib/pki/import-pkcs12";
+import { cpuPool } from "@/lib/runtime/cpu-pool";
 import { isPkiError } from "@/lib/pki/errors";
 import { readX509Certificate } from "@/lib/pki/x509-provider";
 import { crlBaseUrl, loadPlatformPki, type PkiSettings } from "@/lib/certificates/load-platform-pki";
@@ -33,7 +33,7 @@ export async function enrollCertificateHolder(
   if (input.source === "pkcs12") {
     if (!input.p12) throw new AppError("VALIDATION", "p12_file es obligatorio para source pkcs12", "p12_file");
     try {
-      ({ certificateDer, pkcs8, chainDer } = await importPkcs12(input.p12, input.p12_password ?? ""));
+      ({ certificateDer, pkcs8, chainDer } = await cpuPool().run("import-pkcs12", { bytes: input.p12, password: input.p12_password ?? "" }));
       // roots stay out of the CMS (poppler quirk, docs/pdf-engine.md)
       chainDer = chainDer.filter((der) => {
         const certificate = readX509Certificate(der);

@@ -4,14 +4,16 @@ import { getCaCertificates } from "@/lib/certificates/get-ca-certificates";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { AppError } from "@/lib/errors";
 import { PdfError } from "@/lib/pdf/errors";
-import { verifyPdfSignatures, type VerificationReport } from "./verify-pdf-signatures";
+import { cpuPool } from "@/lib/runtime/cpu-pool";
+import type { VerificationReport } from "./verify-pdf-signatures";
 
 /** The public verify page's use case: an uploaded PDF's signatures, judged against our CA and TRUST_ANCHORS_FILE. */
 export async function verifyUploadedPdf(bytes: Uint8Array, config: AppConfig, db: Db): Promise<VerificationReport> {
   const { pem } = await getCaCertificates(db, pkiSettingsOf(config));
   const caDer = [...pem.matchAll(/-----BEGIN CERTIFICATE-----([^-]+)-----END CERTIFICATE-----/g)].map((m) => new Uint8Array(Buffer.from(m[1], "base64")));
   try {
-    return await verifyPdfSignatures(bytes, [...caDer, ...config.trustAnchorsDer]);
+    // off the event loop, under the pool's time and memory limits: uploads are hostile by default
+    return await cpuPool().run("verify-pdf", { bytes, anchorsDer: [...caDer, ...config.trustAnchorsDer] });
   } catch (error) {
     if (!(error instanceof PdfError)) throw error;
     throw new AppError(error.code === "ENCRYPTED_PDF" ? "ENCRYPTED_PDF" : "INVALID_PDF", error.message, "file");

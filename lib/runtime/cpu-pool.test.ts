@@ -1,0 +1,74 @@
+import fs from "node:fs";
+import { afterEach, describe, expect, test } from "vitest";
+import { isAppError } from "@/lib/errors";
+import { PdfError } from "@/lib/pdf/errors";
+import { CpuPool } from "./cpu-pool";
+
+const signed = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/signed-by-others/poppler-two-signatures.pdf"));
+let pool: CpuPool | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+/** Event-loop delay while `work` runs: what /api/health would feel. */
+async function worstLoopDelay(work: Promise<unknown>): Promise<number> {
+  let worst = 0;
+  let last = performance.now();
+  let done = false;
+  void work.finally(() => (done = true)).catch(() => undefined);
+  while (!done) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }
+  return worst;
+}
+
+describe("CpuPool", () => {
+  test("runs a verification in a worker and returns the same report as in-process", async () => {
+    pool = new CpuPool({ size: 1 });
+    const report = await pool.run("verify-pdf", { bytes: signed, anchorsDer: [] });
+    expect(report.signatures.map((s) => s.status)).toEqual(["untrusted", "untrusted"]);
+  }, 60_000);
+
+  test("expected errors come back as the same class and code", async () => {
+    pool = new CpuPool({ size: 1 });
+    const error = await pool.run("verify-pdf", { bytes: new TextEncoder().encode("%PDF-1.7 nothing"), anchorsDer: [] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PdfError);
+    expect((error as PdfError).code).toBe("INVALID_PDF");
+  }, 60_000);
+
+  test("a task past its time limit is stopped, its worker replaced, and the next task runs", async () => {
+    pool = new CpuPool({ size: 1, taskTimeoutMs: 1_000 });
+    await pool.run("diagnose-spin", { ms: 1 }); // the worker is up before the clock starts
+    const error = await pool.run("diagnose-spin", { ms: 60_000 }).catch((e: unknown) => e);
+    expect((error as PdfError).code).toBe("PDF_TOO_COMPLEX");
+    expect(await pool.run("diagnose-spin", { ms: 1 })).toBe("done");
+  }, 60_000);
+
+  test("a task past its memory limit gets PDF_TOO_COMPLEX and the process lives on", async () => {
+    pool = new CpuPool({ size: 1, maxHeapMb: 64 });
+    const error = await pool.run("diagnose-allocate", { megabytes: 1024 }).catch((e: unknown) => e);
+    expect((error as PdfError).code).toBe("PDF_TOO_COMPLEX");
+    expect(await pool.run("diagnose-spin", { ms: 1 })).toBe("done");
+  }, 60_000);
+
+  test("a full queue answers BUSY at once instead of piling up work", async () => {
+    pool = new CpuPool({ size: 1, maxQueue: 2 });
+    await pool.run("diagnose-spin", { ms: 1 });
+    const running = [pool.run("diagnose-spin", { ms: 1_500 }), pool.run("diagnose-spin", { ms: 1 }), pool.run("diagnose-spin", { ms: 1 })];
+    const refused = await pool.run("diagnose-spin", { ms: 1 }).catch((e: unknown) => e);
+    expect(isAppError(refused) && refused.code).toBe("BUSY");
+    await Promise.all(running);
+  }, 60_000);
+
+  test("CPU work in the pool leaves the event loop free", async () => {
+    pool = new CpuPool({ size: 1 });
+    await pool.run("diagnose-spin", { ms: 1 });
+    const delay = await worstLoopDelay(pool.run("diagnose-spin", { ms: 1_500 }));
+    // the same spin on the main thread would block it for 1,500 ms
+    expect(delay).toBeLessThan(500);
+  }, 60_000);
+});

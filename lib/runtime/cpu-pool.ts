@@ -1,0 +1,146 @@
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { AppError } from "@/lib/errors";
+import { PdfError } from "@/lib/pdf/errors";
+import type { CpuTaskInput, CpuTaskName, CpuTaskOutput } from "./cpu-tasks";
+import { deserializeError, type SerializedError } from "./task-errors";
+
+export type CpuPoolOptions = {
+  /** Worker threads (default: one per core). */
+  size?: number;
+  /** Tasks that may wait for a worker; past it the pool answers BUSY (503 with Retry-After). */
+  maxQueue?: number;
+  /** A task running longer is stopped: its worker is terminated and replaced. */
+  taskTimeoutMs?: number;
+  /** Heap limit of each worker; a task that needs more gets PDF_TOO_COMPLEX, the server lives on. */
+  maxHeapMb?: number;
+};
+
+type Job = { id: number; task: CpuTaskName; input: unknown; transfer: ArrayBuffer[]; resolve: (value: unknown) => void; reject: (error: Error) => void };
+type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout };
+
+/**
+ * A small pool of worker threads for CPU-heavy, pure work (PDF verification, PKCS#12 import), so
+ * the event loop keeps answering while hostile files are chewed on. Bounded queue, per-task time
+ * and heap limits; a worker that dies or times out is replaced on the next task.
+ */
+export class CpuPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private readonly size: number;
+  private readonly maxQueue: number;
+  private readonly taskTimeoutMs: number;
+  private readonly maxHeapMb: number;
+
+  constructor(options: CpuPoolOptions = {}) {
+    this.size = Math.max(1, options.size ?? availableParallelism());
+    this.maxQueue = options.maxQueue ?? 32;
+    this.taskTimeoutMs = options.taskTimeoutMs ?? 60_000;
+    this.maxHeapMb = options.maxHeapMb ?? 1024;
+  }
+
+  run<N extends CpuTaskName>(task: N, input: CpuTaskInput<N>): Promise<CpuTaskOutput<N>> {
+    if (this.queue.length >= this.maxQueue) {
+      return Promise.reject(new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos."));
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, task, input, transfer: [], resolve: resolve as (value: unknown) => void, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Terminates every worker (tests, shutdown); queued tasks are refused. */
+  async close(): Promise<void> {
+    for (const job of this.queue.splice(0)) job.reject(new AppError("BUSY", "El servicio se está deteniendo."));
+    await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      let slot = this.slots.find((candidate) => !candidate.job);
+      if (!slot && this.slots.length < this.size) slot = this.spawn();
+      if (!slot) return;
+      const job = this.queue.shift()!;
+      slot.job = job;
+      slot.timer = setTimeout(() => this.fail(slot!, new PdfError("PDF_TOO_COMPLEX", { reason: `task ${job.task} ran past ${this.taskTimeoutMs} ms` })), this.taskTimeoutMs);
+      slot.worker.postMessage({ id: job.id, task: job.task, input: job.input });
+    }
+  }
+
+  private spawn(): Slot {
+    const resourceLimits = { maxOldGenerationSizeMb: this.maxHeapMb };
+    // the build bundles the worker to plain JS; run from sources (vitest, tsx scripts) tsx compiles it
+    const worker = fromSources()
+      ? new Worker(`require("tsx/cjs"); require(${JSON.stringify(sourceWorkerPath())});`, { eval: true, resourceLimits })
+      : new Worker(new URL("./cpu-worker.ts", import.meta.url), { resourceLimits });
+    worker.unref();
+    const slot: Slot = { worker };
+    worker.on("message", (message: { id: number; ok: boolean; output?: unknown; error?: SerializedError }) => {
+      const job = slot.job;
+      if (!job || job.id !== message.id) return;
+      this.settle(slot);
+      if (message.ok) job.resolve(message.output);
+      else job.reject(deserializeError(message.error!));
+      this.dispatch();
+    });
+    worker.on("error", (error: Error & { code?: string }) => {
+      const tooBig = error.code === "ERR_WORKER_OUT_OF_MEMORY";
+      this.fail(slot, tooBig ? new PdfError("PDF_TOO_COMPLEX", { reason: "the task ran out of its memory limit" }) : error);
+    });
+    worker.on("exit", () => {
+      if (slot.job) this.fail(slot, new Error("worker exited"));
+      this.remove(slot);
+    });
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private settle(slot: Slot): void {
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
+    slot.job = undefined;
+  }
+
+  /** Rejects the slot's task and replaces its worker (a stuck or broken worker is never reused). */
+  private fail(slot: Slot, error: Error): void {
+    const job = slot.job;
+    this.settle(slot);
+    this.remove(slot);
+    void slot.worker.terminate();
+    job?.reject(error);
+    this.dispatch();
+  }
+
+  private remove(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index !== -1) this.slots.splice(index, 1);
+  }
+}
+
+// Bundlers rewrite import.meta.url and path expressions, so how we run is read from the environment.
+function fromSources(): boolean {
+  return Boolean(process.env.VITEST || process.env.CPU_POOL_FROM_SOURCES);
+}
+
+function sourceWorkerPath(): string {
+  return [process.cwd(), "lib", "runtime", "cpu-worker.ts"].join("/");
+}
+
+const POOL = Symbol.for("firmaviva.cpu-pool");
+
+/** The process-wide pool (route handlers and instrumentation are bundled apart, hence globalThis). */
+export function cpuPool(): CpuPool {
+  const holder = globalThis as { [POOL]?: CpuPool };
+  holder[POOL] ??= new CpuPool({
+    size: numberFromEnv("CPU_WORKERS"),
+    maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"),
+    taskTimeoutMs: numberFromEnv("CPU_TASK_TIMEOUT_MS"),
+  });
+  return holder[POOL];
+}
+
+function numberFromEnv(name: string): number | undefined {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
