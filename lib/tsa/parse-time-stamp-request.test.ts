@@ -44,4 +44,23 @@ describe("parseTimeStampRequest", () => {
   ])("refuses $name with $failure", ({ request, failure }) => {
     expect(parseTimeStampRequest(request)).toMatchObject({ ok: false, failure });
   });
+
+  describe("BER is refused with badDataFormat: what is copied into the signed TSTInfo must be DER", () => {
+    const good = der.sequence(der.integer(1), imprint(sha256), der.integer(Uint8Array.of(0x12, 0x34)), der.boolean(true));
+    const hex = Buffer.from(good).toString("hex");
+    it.each([
+      { name: "indefinite length", request: Buffer.from(`3080${hex.slice(4)}0000`, "hex") },
+      { name: "long-form length for a short value", request: Buffer.from(`3081${hex.slice(2)}`, "hex") },
+      { name: "BOOLEAN TRUE as 01", request: Buffer.from(hex.replace(/0101ff$/, "010101"), "hex") },
+      { name: "INTEGER with a redundant leading zero", request: Buffer.from(hex.replace("02021234", "0203001234").replace(/^30([0-9a-f]{2})/, (_m, l) => `30${(parseInt(l, 16) + 1).toString(16).padStart(2, "0")}`), "hex") },
+    ])("$name", ({ request }) => {
+      const parsed = parseTimeStampRequest(new Uint8Array(request));
+      expect(parsed).toMatchObject({ ok: false, failure: "badDataFormat" });
+      if (!parsed.ok) expect(parsed.reason).toContain("not DER");
+    });
+
+    it("the same request in DER is accepted", () => {
+      expect(parseTimeStampRequest(good).ok).toBe(true);
+    });
+  });
 });

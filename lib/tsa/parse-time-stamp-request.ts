@@ -1,4 +1,5 @@
 import * as asn1js from "asn1js";
+import { findDerViolation } from "@/lib/pki/find-der-violation";
 import type { TimeStampFailure } from "@/lib/tsa/time-stamp-failure-info";
 import { type TimeStampHashAlgorithm, timeStampHashAlgorithmByOid, timeStampHashAlgorithms } from "@/lib/tsa/time-stamp-hash-algorithms";
 
@@ -78,6 +79,9 @@ function checkExtensions(block: asn1js.AsnType): void {
 
 function parse(der: Uint8Array): TimeStampRequest {
   if (der.length === 0) throw new RequestRejected("badDataFormat", "Empty request");
+  // the message imprint and nonce are copied into the signed TSTInfo, which must stay DER
+  const violation = findDerViolation(der);
+  if (violation) throw new RequestRejected("badDataFormat", `The request is not DER: ${violation}`);
   const parsed = asn1js.fromBER(der);
   if (parsed.result.error || parsed.offset !== der.length) throw new RequestRejected("badDataFormat", "The request is not valid DER");
   if (!(parsed.result instanceof asn1js.Sequence)) throw new RequestRejected("badDataFormat", "TimeStampReq is not a SEQUENCE");
