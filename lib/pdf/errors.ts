@@ -4,7 +4,8 @@ export type PdfErrorCode =
   | "CERTIFIED_NO_CHANGES"
   | "PAGE_NOT_FOUND"
   | "STAMP_OUT_OF_PAGE"
-  | "PDF_TOO_COMPLEX";
+  | "PDF_TOO_COMPLEX"
+  | "DAMAGED_SIGNED_PDF";
 
 export type PdfErrorDetails = Record<string, string | number | boolean | undefined>;
 
@@ -15,6 +16,7 @@ const MESSAGES: Record<PdfErrorCode, string> = {
   PAGE_NOT_FOUND: "La página indicada no existe en el documento.",
   STAMP_OUT_OF_PAGE: "El sello queda fuera del área visible de la página.",
   PDF_TOO_COMPLEX: "El PDF excede los límites de complejidad admitidos.",
+  DAMAGED_SIGNED_PDF: "El PDF está dañado y ya contiene firmas: repararlo las invalidaría. Envíe una copia sin daños del documento firmado.",
 };
 
 /** Every expected failure of the PDF engine; `details.reason` is a technical hint for logs, not for users. */

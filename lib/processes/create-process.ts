@@ -8,6 +8,7 @@ import { sha256Hex } from "@/lib/crypto/derive-key";
 import { AppError } from "@/lib/errors";
 import type { UploadedFile } from "@/lib/http/parse-multipart";
 import { inspectUploadedPdfs } from "./inspect-uploaded-pdfs";
+import { repairInPool } from "@/lib/runtime/repair-in-pool";
 import { issueSigningLinks, linksMessage } from "./issue-signing-links";
 import type { LinkSettings } from "./link-token";
 import { planStampPositions } from "./plan-stamp-positions";
@@ -39,7 +40,7 @@ export async function createProcess(
     }
   });
   await assertLabelsExist(caller.organizationId, fields.labels, db);
-  const pdfs = inspectUploadedPdfs(input.files);
+  const pdfs = await inspectUploadedPdfs(input.files, { repair: repairInPool });
   const stampPositions = planStampPositions(
     fields.signers.map((s, i) => ({ key: `signers.${i}`, requested: s.stampPositions })),
     pdfs.map((p) => ({ index: p.index, pages: p.pages })),
@@ -107,7 +108,7 @@ export async function createProcess(
         .returning();
       await recordProcessEvent({ processId: id, organizationId: caller.organizationId, kind: "created", actor: caller.clientname, detail: { status } }, tx);
       await recordAuditEvent(
-        { organizationId: caller.organizationId, actor: caller.clientname, action: "process.created", target: id, detail: { status, signers: signers.length, documents: documents.length } },
+        { organizationId: caller.organizationId, actor: caller.clientname, action: "process.created", target: id, detail: { status, signers: signers.length, documents: documents.length, repaired: documents.filter((d) => d.repaired).map((d) => d.index) } },
         tx,
       );
       if (status === "approval_pending") return { id, msg: "approvalPending" };

@@ -1,21 +1,28 @@
 import { AppError } from "@/lib/errors";
 import type { UploadedFile } from "@/lib/http/parse-multipart";
-import { inspectPdf } from "@/lib/pdf/inspect-pdf";
+import { acceptPdf } from "@/lib/pdf/accept-pdf";
 import { toAppError } from "@/lib/stamp-signing/to-app-error";
 
-export type InspectedPdf = { index: number; name: string; pages: number; bytes: Uint8Array };
+/** `repaired`: the upload's structure was damaged and `bytes` is its rebuilt copy. */
+export type InspectedPdf = { index: number; name: string; pages: number; bytes: Uint8Array; repaired: boolean };
 
 const PDF_FIELDS = new Set(["pdfFiles", "pdfFiles[]"]);
 
-/** The uploaded pdfFiles, in order, each checked by the PDF engine (damaged, encrypted, DocMDP P=1 refused). */
-export function inspectUploadedPdfs(files: UploadedFile[]): InspectedPdf[] {
+/**
+ * The uploaded pdfFiles, in order, each checked by the PDF engine: encrypted and DocMDP P=1 files are
+ * refused; a damaged one is rebuilt by `repair` when it carries no signatures.
+ */
+export async function inspectUploadedPdfs(files: UploadedFile[], deps: { repair: (bytes: Uint8Array) => Promise<Uint8Array> }): Promise<InspectedPdf[]> {
   const pdfs = files.filter((f) => PDF_FIELDS.has(f.field));
   if (pdfs.length === 0) throw new AppError("VALIDATION", "se requiere al menos un archivo PDF", "pdfFiles");
-  return pdfs.map((file, index) => {
+  const inspected: InspectedPdf[] = [];
+  for (const [index, file] of pdfs.entries()) {
     const field = `pdfFiles.${index}`;
     let pages: number;
+    let accepted;
     try {
-      const inspection = inspectPdf(file.bytes);
+      accepted = await acceptPdf(file.bytes, deps);
+      const inspection = accepted.inspection;
       if (inspection.docMdpPermission === 1) {
         throw new AppError("CERTIFIED_NO_CHANGES", "el PDF está certificado y no admite cambios (DocMDP P=1)", field);
       }
@@ -24,8 +31,9 @@ export function inspectUploadedPdfs(files: UploadedFile[]): InspectedPdf[] {
       throw toAppError(error, field);
     }
     if (pages < 1) throw new AppError("INVALID_PDF", "el PDF no tiene páginas", field);
-    return { index, name: displayName(file.filename, index), pages, bytes: file.bytes };
-  });
+    inspected.push({ index, name: displayName(file.filename, index), pages, bytes: accepted.bytes, repaired: accepted.repaired });
+  }
+  return inspected;
 }
 
 function displayName(filename: string, index: number): string {

@@ -1,3 +1,4 @@
+import { repairPdf } from "@/lib/pdf/repair-pdf";
 import { importPkcs12 } from "@/lib/pki/import-pkcs12";
 import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
 
@@ -7,6 +8,7 @@ import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
  */
 export const cpuTasks = {
   "verify-pdf": (input: { bytes: Uint8Array; anchorsDer: Uint8Array[] }) => verifyPdfSignatures(input.bytes, input.anchorsDer),
+  "repair-pdf": (input: { bytes: Uint8Array }) => repairPdf(input.bytes),
   "import-pkcs12": (input: { bytes: Uint8Array; password: string }) => importPkcs12(input.bytes, input.password),
   // never reached from a route: the pool's tests and the bench prove its time and memory limits with them
   "diagnose-spin": (input: { ms: number }) => {

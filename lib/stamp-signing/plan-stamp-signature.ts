@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/errors";
-import { inspectPdf } from "@/lib/pdf/inspect-pdf";
+import { acceptPdf } from "@/lib/pdf/accept-pdf";
 import { readStampImage } from "@/lib/stamp/read-stamp-image";
 import { stampDimensions } from "@/lib/stamp/draw-stamp";
 import type { SignPdfFields } from "./schemas";
@@ -12,21 +12,33 @@ export type StampPlacement = {
   rect: { x: number; y: number; width: number; height: number };
 };
 
-export type SigningPlan = { pageCount: number; placement: StampPlacement | null };
+export type SigningPlan = {
+  pageCount: number;
+  placement: StampPlacement | null;
+  /** The PDF to sign: the upload, or its rebuilt copy when its structure was damaged. */
+  pdf: Uint8Array;
+  repaired: boolean;
+};
 
 /**
  * Checks a signPDF request against the document before any work is queued, so a bad page, image
  * or position is answered at once (also for async requests).
  */
-export function planStampSignature(fields: SignPdfFields, pdf: Uint8Array, image: Uint8Array | undefined): SigningPlan {
-  let inspection;
+export async function planStampSignature(
+  fields: SignPdfFields,
+  upload: Uint8Array,
+  image: Uint8Array | undefined,
+  deps: { repair: (bytes: Uint8Array) => Promise<Uint8Array> },
+): Promise<SigningPlan> {
+  let accepted;
   try {
-    inspection = inspectPdf(pdf);
+    accepted = await acceptPdf(upload, deps);
   } catch (error) {
     throw toAppError(error);
   }
+  const { inspection, bytes: pdf, repaired } = accepted;
   if (inspection.docMdpPermission === 1) throw new AppError("CERTIFIED_NO_CHANGES", "El PDF está certificado y no admite cambios (DocMDP P=1); no se puede firmar.", "pdf_file");
-  if (fields.page === undefined) return { pageCount: inspection.pageCount, placement: null };
+  if (fields.page === undefined) return { pageCount: inspection.pageCount, placement: null, pdf, repaired };
 
   if (fields.page > inspection.pageCount) throw new AppError("PAGE_NOT_FOUND", `PDFError: Página ${fields.page} no encontrada`, "page");
   if (!image) throw new AppError("VALIDATION", "image es obligatorio cuando se envía page", "image");
@@ -52,7 +64,9 @@ export function planStampSignature(fields: SignPdfFields, pdf: Uint8Array, image
     return {
       pageCount: inspection.pageCount,
       placement: { pageIndex: inspection.pageCount, appendPage: { width: visible.width, height: visible.height }, rect },
+      pdf,
+      repaired,
     };
   }
-  return { pageCount: inspection.pageCount, placement: { pageIndex: fields.page - 1, rect } };
+  return { pageCount: inspection.pageCount, placement: { pageIndex: fields.page - 1, rect }, pdf, repaired };
 }

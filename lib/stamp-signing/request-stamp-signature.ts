@@ -13,7 +13,8 @@ import { timeStamperFor } from "@/lib/certificates/time-stamp-authority";
 import { addValidationData } from "@/lib/certificates/finish-long-term-validation";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import type { SignPdfFields } from "./schemas";
-import { planStampSignature } from "./plan-stamp-signature";
+import { planStampSignature, type SigningPlan } from "./plan-stamp-signature";
+import { repairInPool } from "@/lib/runtime/repair-in-pool";
 import { produceStampedPdf } from "./produce-stamped-pdf";
 import { resolveStampSigner } from "./resolve-stamp-signer";
 import { generateTxToken } from "./generate-tx-token";
@@ -35,9 +36,10 @@ export async function requestStampSignature(
 ): Promise<StampSignatureResult> {
   const { fields, caller } = input;
   if (!input.pdf || input.pdf.bytes.length === 0) throw new AppError("VALIDATION", "pdf_file es obligatorio", "pdf_file");
-  const pdf = input.pdf.bytes;
   const image = fields.page !== undefined ? input.image?.bytes : undefined;
-  const plan = planStampSignature(fields, pdf, image);
+  const plan = await planStampSignature(fields, input.pdf.bytes, image, { repair: repairInPool });
+  // a damaged upload is signed as its rebuilt copy, and the transaction says so
+  const pdf = plan.pdf;
   const settings = pkiSettingsOf(services.config);
   // digital keys are unlocked by the PIN of this request only, so they are signed now even when async
   const signer = await resolveStampSigner(caller, fields, settings, services.db);
@@ -63,11 +65,11 @@ export async function requestStampSignature(
           status: "pending",
           signType: fields.sign_type,
           inputBlobKey: queued ? `${blobPrefix}/input.pdf` : null,
-          summary: { request: stored, hasImage: !!image, signer: signerSummary(fields) },
+          summary: { request: stored, hasImage: !!image, signer: signerSummary(fields), ...(plan.repaired ? { repaired: true } : {}) },
         })
         .returning({ id: stampTransactions.id });
       await recordAuditEvent(
-        { organizationId: caller.organizationId, actor: caller.email, action: "stamp.signature_requested", target: txToken, detail: { docId, signType: fields.sign_type, async: !!fields.async } },
+        { organizationId: caller.organizationId, actor: caller.email, action: "stamp.signature_requested", target: txToken, detail: { docId, signType: fields.sign_type, async: !!fields.async, repaired: plan.repaired } },
         tx,
       );
       if (queued) await enqueue(tx, { kind: "stamp.sign", payload: { transactionId: row.id }, organizationId: caller.organizationId, maxAttempts: 3 });
@@ -85,7 +87,7 @@ export async function requestStampSignature(
 
 /** Signs, stores the output and marks the transaction done (or failed, keeping the reason). */
 export async function signAndRecord(
-  job: { txToken: string; docId: string; organizationId: string; pdf: Uint8Array; image?: Uint8Array; fields: SignPdfFields; plan: ReturnType<typeof planStampSignature>; signer: CmsSignerInput },
+  job: { txToken: string; docId: string; organizationId: string; pdf: Uint8Array; image?: Uint8Array; fields: SignPdfFields; plan: SigningPlan; signer: CmsSignerInput },
   services: Services,
 ): Promise<Uint8Array> {
   const { config, db, blobs } = services;

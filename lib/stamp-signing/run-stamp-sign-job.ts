@@ -6,6 +6,7 @@ import type { Services } from "@/lib/runtime/services";
 import { loadAgentSigner } from "@/lib/certificates/load-agent-signer";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { planStampSignature } from "./plan-stamp-signature";
+import { repairInPool } from "@/lib/runtime/repair-in-pool";
 import { signAndRecord, type StoredSignRequest } from "./request-stamp-signature";
 import type { SignPdfFields } from "./schemas";
 
@@ -28,9 +29,9 @@ export function stampSignJobHandler(services: Services): JobHandler {
       throw new PermanentJobFailure("input blob missing");
     }
     try {
-      const plan = planStampSignature(fields, pdf, image);
+      const plan = await planStampSignature(fields, pdf, image, { repair: repairInPool });
       const signer = await loadAgentSigner(row.organizationId, services.db, pkiSettingsOf(services.config));
-      await signAndRecord({ txToken: row.txToken, docId: row.docId, organizationId: row.organizationId, pdf, image, fields, plan, signer }, services);
+      await signAndRecord({ txToken: row.txToken, docId: row.docId, organizationId: row.organizationId, pdf: plan.pdf, image, fields, plan, signer }, services);
     } catch (error) {
       // the failure message is recorded on the transaction; only our own faults are worth a retry
       if (isAppError(error) && error.code !== "INTERNAL" && error.code !== "SIGNING_FAILED") throw new PermanentJobFailure(error.message);

@@ -5,7 +5,7 @@ import { PkiError } from "@/lib/pki/errors";
 /** Engine errors (PDF, PKI) become AppErrors with the request field they are about. */
 export function toAppError(error: unknown, field = "pdf_file"): unknown {
   if (error instanceof PdfError) {
-    const code: ErrorCode = error.code === "PDF_TOO_COMPLEX" ? "INVALID_PDF" : error.code;
+    const code: ErrorCode = error.code === "PDF_TOO_COMPLEX" || error.code === "DAMAGED_SIGNED_PDF" ? "INVALID_PDF" : error.code;
     return new AppError(code, error.message, code === "STAMP_OUT_OF_PAGE" ? "position_x" : field);
   }
   if (error instanceof PkiError) return new AppError("SIGNING_FAILED", error.message);
