@@ -4,7 +4,8 @@ import { loadPlatformPki } from "./load-platform-pki";
 import { currentPlatformCrls } from "./publish-crl";
 import { timeStamperFor, type TsaSettings } from "./time-stamp-authority";
 
-async function validationData(signerCertificates: Uint8Array[], db: Db, settings: TsaSettings) {
+/** The certificates and current CRLs a DSS needs for a signature by `signerCertificates`. */
+export async function validationData(signerCertificates: Uint8Array[], db: Db, settings: TsaSettings) {
   const pki = await loadPlatformPki(db, settings);
   return {
     certificates: [...signerCertificates, pki.issuing.certificateDer, pki.root.certificateDer, pki.tsa.certificateDer],

@@ -3,7 +3,7 @@ import { Worker } from "node:worker_threads";
 import { AppError } from "@/lib/errors";
 import { PdfError } from "@/lib/pdf/errors";
 import type { CpuTaskInput, CpuTaskName, CpuTaskOutput } from "./cpu-tasks";
-import { deserializeError, type SerializedError } from "./task-errors";
+import { deserializeError, serializeError, type SerializedError } from "./task-errors";
 
 export type CpuPoolOptions = {
   /** Worker threads (default: one per core). */
@@ -16,7 +16,13 @@ export type CpuPoolOptions = {
   maxHeapMb?: number;
 };
 
-type Job = { id: number; task: CpuTaskName; input: unknown; transfer: ArrayBuffer[]; resolve: (value: unknown) => void; reject: (error: Error) => void };
+/** What a task may ask the main thread for while it runs (database, network, keys it does not hold). */
+export type MainThreadCalls = Record<string, (...args: never[]) => Promise<unknown>>;
+
+type Job = { id: number; task: CpuTaskName; input: unknown; calls: MainThreadCalls; resolve: (value: unknown) => void; reject: (error: Error) => void };
+type WorkerMessage =
+  | { kind: "done"; id: number; ok: boolean; output?: unknown; error?: SerializedError }
+  | { kind: "call"; id: number; callId: number; name: string; args: unknown[] };
 type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout };
 
 /**
@@ -40,12 +46,12 @@ export class CpuPool {
     this.maxHeapMb = options.maxHeapMb ?? 1024;
   }
 
-  run<N extends CpuTaskName>(task: N, input: CpuTaskInput<N>): Promise<CpuTaskOutput<N>> {
+  run<N extends CpuTaskName>(task: N, input: CpuTaskInput<N>, calls: MainThreadCalls = {}): Promise<CpuTaskOutput<N>> {
     if (this.queue.length >= this.maxQueue) {
       return Promise.reject(new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos."));
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, task, input, transfer: [], resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ id: this.nextId++, task, input, calls, resolve: resolve as (value: unknown) => void, reject });
       this.dispatch();
     });
   }
@@ -64,7 +70,7 @@ export class CpuPool {
       const job = this.queue.shift()!;
       slot.job = job;
       slot.timer = setTimeout(() => this.fail(slot!, new PdfError("PDF_TOO_COMPLEX", { reason: `task ${job.task} ran past ${this.taskTimeoutMs} ms` })), this.taskTimeoutMs);
-      slot.worker.postMessage({ id: job.id, task: job.task, input: job.input });
+      slot.worker.postMessage({ kind: "task", id: job.id, task: job.task, input: job.input });
     }
   }
 
@@ -76,9 +82,10 @@ export class CpuPool {
       : new Worker(new URL("./cpu-worker.ts", import.meta.url), { resourceLimits });
     worker.unref();
     const slot: Slot = { worker };
-    worker.on("message", (message: { id: number; ok: boolean; output?: unknown; error?: SerializedError }) => {
+    worker.on("message", (message: WorkerMessage) => {
       const job = slot.job;
       if (!job || job.id !== message.id) return;
+      if (message.kind === "call") return void this.answer(slot, job, message);
       this.settle(slot);
       if (message.ok) job.resolve(message.output);
       else job.reject(deserializeError(message.error!));
@@ -94,6 +101,19 @@ export class CpuPool {
     });
     this.slots.push(slot);
     return slot;
+  }
+
+  /** Runs a main-thread call for the slot's task and sends the answer back, if the task still runs. */
+  private answer(slot: Slot, job: Job, message: Extract<WorkerMessage, { kind: "call" }>): void {
+    const handler = job.calls[message.name] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+    const reply = (body: { ok: boolean; output?: unknown; error?: SerializedError }) => {
+      if (slot.job === job) slot.worker.postMessage({ kind: "reply", callId: message.callId, ...body });
+    };
+    if (!handler) return reply({ ok: false, error: serializeError(new Error(`no main-thread call ${message.name}`)) });
+    handler(...message.args).then(
+      (output) => reply({ ok: true, output }),
+      (error: unknown) => reply({ ok: false, error: serializeError(error) }),
+    );
   }
 
   private settle(slot: Slot): void {

@@ -1,6 +1,14 @@
+import { finishLongTermValidation, type LongTermValidationInput } from "@/lib/pdf/add-document-timestamp";
 import { repairPdf } from "@/lib/pdf/repair-pdf";
+import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
+import { produceStampedPdf } from "@/lib/stamp-signing/produce-stamped-pdf";
+import type { SigningPlan } from "@/lib/stamp-signing/plan-stamp-signature";
+import type { SignPdfFields } from "@/lib/stamp-signing/schemas";
 import { importPkcs12 } from "@/lib/pki/import-pkcs12";
 import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
+
+/** Lets a task ask the main thread for what only it has; the names are the run's `calls`. */
+export type TaskContext = { call: (name: string, ...args: unknown[]) => Promise<unknown> };
 
 /**
  * The CPU-heavy work that runs in the worker pool: pure functions of their (structured-cloneable)
@@ -9,6 +17,17 @@ import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
 export const cpuTasks = {
   "verify-pdf": (input: { bytes: Uint8Array; anchorsDer: Uint8Array[] }) => verifyPdfSignatures(input.bytes, input.anchorsDer),
   "repair-pdf": (input: { bytes: Uint8Array }) => repairPdf(input.bytes),
+  // the stamp drawing, the PDF update and the CMS run here; the time-stamp comes from the main thread
+  "produce-stamped-pdf": (input: StampTaskInput, context: TaskContext) =>
+    produceStampedPdf(input.pdf, input.image, input.fields, { placement: input.placement }, {
+      signer: input.signer,
+      timeStamper: (digest) => context.call("timestamp", digest) as Promise<Uint8Array>,
+      finish: (pdf) => finishLongTermValidation(pdf, input.validation),
+      txToken: input.txToken,
+      environment: input.environment,
+      verifyUrl: input.verifyUrl,
+      signedAt: input.signedAt,
+    }),
   "import-pkcs12": (input: { bytes: Uint8Array; password: string }) => importPkcs12(input.bytes, input.password),
   // never reached from a route: the pool's tests and the bench prove its time and memory limits with them
   "diagnose-spin": (input: { ms: number }) => {
@@ -21,6 +40,20 @@ export const cpuTasks = {
     for (let i = 0; i < input.megabytes; i++) chunks.push(new Array(128 * 1024).fill(i));
     return chunks.length;
   },
+};
+
+/** Everything a stamp signature needs, cloneable: CryptoKey travels to worker threads as is. */
+export type StampTaskInput = {
+  pdf: Uint8Array;
+  image?: Uint8Array;
+  fields: SignPdfFields;
+  placement: SigningPlan["placement"];
+  signer: CmsSignerInput;
+  validation: Pick<LongTermValidationInput, "certificates" | "crls">;
+  txToken: string;
+  environment: "quality" | "production";
+  verifyUrl: string;
+  signedAt: Date;
 };
 
 export type CpuTaskName = keyof typeof cpuTasks;

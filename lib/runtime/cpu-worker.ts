@@ -1,14 +1,38 @@
 import { parentPort } from "node:worker_threads";
-import { cpuTasks, type CpuTaskName } from "./cpu-tasks";
-import { serializeError } from "./task-errors";
+import { cpuTasks, type CpuTaskName, type TaskContext } from "./cpu-tasks";
+import { deserializeError, serializeError, type SerializedError } from "./task-errors";
+
+type Incoming =
+  | { kind: "task"; id: number; task: CpuTaskName; input: unknown }
+  | { kind: "reply"; callId: number; ok: boolean; output?: unknown; error?: SerializedError };
+
+const pendingCalls = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+let nextCallId = 1;
+
+/** Asks the main thread for what only it has (the database, the network), for the running task. */
+const context = (jobId: number): TaskContext => ({
+  call: (name, ...args) =>
+    new Promise((resolve, reject) => {
+      const callId = nextCallId++;
+      pendingCalls.set(callId, { resolve, reject });
+      parentPort!.postMessage({ kind: "call", id: jobId, callId, name, args });
+    }),
+});
 
 // One task at a time per worker: the pool never sends another before this one answers.
-parentPort!.on("message", async (message: { id: number; task: CpuTaskName; input: unknown }) => {
+parentPort!.on("message", async (message: Incoming) => {
+  if (message.kind === "reply") {
+    const call = pendingCalls.get(message.callId);
+    pendingCalls.delete(message.callId);
+    if (message.ok) call?.resolve(message.output);
+    else call?.reject(deserializeError(message.error!));
+    return;
+  }
   try {
-    const run = cpuTasks[message.task] as (input: unknown) => unknown;
-    const output = await run(message.input);
-    parentPort!.postMessage({ id: message.id, ok: true, output });
+    const run = cpuTasks[message.task] as (input: unknown, context: TaskContext) => unknown;
+    const output = await run(message.input, context(message.id));
+    parentPort!.postMessage({ kind: "done", id: message.id, ok: true, output });
   } catch (error) {
-    parentPort!.postMessage({ id: message.id, ok: false, error: serializeError(error) });
+    parentPort!.postMessage({ kind: "done", id: message.id, ok: false, error: serializeError(error) });
   }
 });

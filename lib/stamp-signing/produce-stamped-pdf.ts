@@ -32,7 +32,7 @@ export async function produceStampedPdf(
   pdf: Uint8Array,
   image: Uint8Array | undefined,
   fields: SignPdfFields,
-  plan: SigningPlan,
+  plan: Pick<SigningPlan, "placement">,
   context: StampSigningContext,
 ): Promise<{ pdf: Uint8Array; sha256: string }> {
   try {

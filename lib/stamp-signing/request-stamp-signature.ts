@@ -10,12 +10,12 @@ import { enqueue } from "@/lib/outbox/enqueue";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { timeStamperFor } from "@/lib/certificates/time-stamp-authority";
-import { addValidationData } from "@/lib/certificates/finish-long-term-validation";
+import { validationData } from "@/lib/certificates/finish-long-term-validation";
+import { cpuPool } from "@/lib/runtime/cpu-pool";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import type { SignPdfFields } from "./schemas";
 import { planStampSignature, type SigningPlan } from "./plan-stamp-signature";
 import { repairInPool } from "@/lib/runtime/repair-in-pool";
-import { produceStampedPdf } from "./produce-stamped-pdf";
 import { resolveStampSigner } from "./resolve-stamp-signer";
 import { generateTxToken } from "./generate-tx-token";
 
@@ -93,15 +93,24 @@ export async function signAndRecord(
   const { config, db, blobs } = services;
   try {
     const tsaSettings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
-    const result = await produceStampedPdf(job.pdf, job.image, job.fields, job.plan, {
-      signer: job.signer,
-      timeStamper: await timeStamperFor(db, tsaSettings),
-      finish: (pdf) => addValidationData(pdf, [job.signer.certificateDer, ...job.signer.chainDer], db, tsaSettings),
-      txToken: job.txToken,
-      environment: config.APP_ENV,
-      verifyUrl: `${config.publicUrl}/verify/${job.txToken}`,
-      signedAt: new Date(),
-    });
+    const timeStamper = await timeStamperFor(db, tsaSettings);
+    // drawing, PDF work and the CMS run in the worker pool; the database-backed TSA stays here
+    const result = await cpuPool().run(
+      "produce-stamped-pdf",
+      {
+        pdf: job.pdf,
+        image: job.image,
+        fields: job.fields,
+        placement: job.plan.placement,
+        signer: job.signer,
+        validation: await validationData([job.signer.certificateDer, ...job.signer.chainDer], db, tsaSettings),
+        txToken: job.txToken,
+        environment: config.APP_ENV,
+        verifyUrl: `${config.publicUrl}/verify/${job.txToken}`,
+        signedAt: new Date(),
+      },
+      { timestamp: (digest: Uint8Array) => timeStamper(digest) },
+    );
     const outputKey = `${job.organizationId}/stamp/${job.docId}/signed.pdf`;
     await blobs.put(outputKey, result.pdf, "application/pdf");
     await db
