@@ -8,7 +8,7 @@ import { sha256Hex } from "@/lib/crypto/derive-key";
 import { AppError } from "@/lib/errors";
 import type { UploadedFile } from "@/lib/http/parse-multipart";
 import { inspectUploadedPdfs } from "./inspect-uploaded-pdfs";
-import { repairInPool } from "@/lib/runtime/repair-in-pool";
+import { acceptPdfInPool } from "@/lib/runtime/accept-pdf-in-pool";
 import { issueSigningLinks, linksMessage } from "./issue-signing-links";
 import type { LinkSettings } from "./link-token";
 import { planStampPositions } from "./plan-stamp-positions";
@@ -40,7 +40,7 @@ export async function createProcess(
     }
   });
   await assertLabelsExist(caller.organizationId, fields.labels, db);
-  const pdfs = await inspectUploadedPdfs(input.files, { repair: repairInPool });
+  const pdfs = await inspectUploadedPdfs(input.files, { accept: acceptPdfInPool });
   const stampPositions = planStampPositions(
     fields.signers.map((s, i) => ({ key: `signers.${i}`, requested: s.stampPositions })),
     pdfs.map((p) => ({ index: p.index, pages: p.pages })),

@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/errors";
 import type { UploadedFile } from "@/lib/http/parse-multipart";
-import { acceptPdf } from "@/lib/pdf/accept-pdf";
+import type { AcceptedPdf } from "@/lib/pdf/accept-pdf";
 import { toAppError } from "@/lib/stamp-signing/to-app-error";
 
 /** `repaired`: the upload's structure was damaged and `bytes` is its rebuilt copy. */
@@ -10,9 +10,9 @@ const PDF_FIELDS = new Set(["pdfFiles", "pdfFiles[]"]);
 
 /**
  * The uploaded pdfFiles, in order, each checked by the PDF engine: encrypted and DocMDP P=1 files are
- * refused; a damaged one is rebuilt by `repair` when it carries no signatures.
+ * refused; a damaged one is rebuilt when it carries no signatures (see acceptPdf).
  */
-export async function inspectUploadedPdfs(files: UploadedFile[], deps: { repair: (bytes: Uint8Array) => Promise<Uint8Array> }): Promise<InspectedPdf[]> {
+export async function inspectUploadedPdfs(files: UploadedFile[], deps: { accept: (bytes: Uint8Array) => Promise<AcceptedPdf> }): Promise<InspectedPdf[]> {
   const pdfs = files.filter((f) => PDF_FIELDS.has(f.field));
   if (pdfs.length === 0) throw new AppError("VALIDATION", "se requiere al menos un archivo PDF", "pdfFiles");
   const inspected: InspectedPdf[] = [];
@@ -21,7 +21,7 @@ export async function inspectUploadedPdfs(files: UploadedFile[], deps: { repair:
     let pages: number;
     let accepted;
     try {
-      accepted = await acceptPdf(file.bytes, deps);
+      accepted = await deps.accept(file.bytes);
       const inspection = accepted.inspection;
       if (inspection.docMdpPermission === 1) {
         throw new AppError("CERTIFIED_NO_CHANGES", "el PDF está certificado y no admite cambios (DocMDP P=1)", field);

@@ -1,4 +1,5 @@
 import { finishLongTermValidation, type LongTermValidationInput } from "@/lib/pdf/add-document-timestamp";
+import { acceptPdf } from "@/lib/pdf/accept-pdf";
 import { repairPdf } from "@/lib/pdf/repair-pdf";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import { produceStampedPdf } from "@/lib/stamp-signing/produce-stamped-pdf";
@@ -16,7 +17,11 @@ export type TaskContext = { call: (name: string, ...args: unknown[]) => Promise<
  */
 export const cpuTasks = {
   "verify-pdf": (input: { bytes: Uint8Array; anchorsDer: Uint8Array[] }) => verifyPdfSignatures(input.bytes, input.anchorsDer),
-  "repair-pdf": (input: { bytes: Uint8Array }) => repairPdf(input.bytes),
+  // strict read, and the rebuild of a damaged file, off the event loop; the bytes come back only when rebuilt
+  "accept-pdf": async (input: { bytes: Uint8Array }) => {
+    const accepted = await acceptPdf(input.bytes, { repair: repairPdf });
+    return { inspection: accepted.inspection, repaired: accepted.repaired ? accepted.bytes : undefined };
+  },
   // the stamp drawing, the PDF update and the CMS run here; the time-stamp comes from the main thread
   "produce-stamped-pdf": (input: StampTaskInput, context: TaskContext) =>
     produceStampedPdf(input.pdf, input.image, input.fields, { placement: input.placement }, {

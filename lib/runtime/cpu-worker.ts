@@ -1,3 +1,5 @@
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { cpuTasks, type CpuTaskName, type TaskContext } from "./cpu-tasks";
 import { deserializeError, serializeError, type SerializedError } from "./task-errors";
@@ -5,6 +7,14 @@ import { deserializeError, serializeError, type SerializedError } from "./task-e
 type Incoming =
   | { kind: "task"; id: number; task: CpuTaskName; input: unknown }
   | { kind: "reply"; callId: number; ok: boolean; output?: unknown; error?: SerializedError };
+
+// On Linux a thread is a task with its own nice value: this one yields the CPU to the event loop
+// thread, so requests keep being answered while every core chews on hostile files.
+try {
+  setPriority(Number(readlinkSync("/proc/thread-self").split("/").pop()), 10);
+} catch {
+  // not Linux, or not allowed: the pool still works, only without the priority hint
+}
 
 const pendingCalls = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
 let nextCallId = 1;

@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/errors";
-import { acceptPdf } from "@/lib/pdf/accept-pdf";
+import type { AcceptedPdf } from "@/lib/pdf/accept-pdf";
 import { readStampImage } from "@/lib/stamp/read-stamp-image";
 import { stampDimensions } from "@/lib/stamp/draw-stamp";
 import type { SignPdfFields } from "./schemas";
@@ -28,11 +28,11 @@ export async function planStampSignature(
   fields: SignPdfFields,
   upload: Uint8Array,
   image: Uint8Array | undefined,
-  deps: { repair: (bytes: Uint8Array) => Promise<Uint8Array> },
+  deps: { accept: (bytes: Uint8Array) => Promise<AcceptedPdf> },
 ): Promise<SigningPlan> {
   let accepted;
   try {
-    accepted = await acceptPdf(upload, deps);
+    accepted = await deps.accept(upload);
   } catch (error) {
     throw toAppError(error);
   }

@@ -15,7 +15,7 @@ import { cpuPool } from "@/lib/runtime/cpu-pool";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import type { SignPdfFields } from "./schemas";
 import { planStampSignature, type SigningPlan } from "./plan-stamp-signature";
-import { repairInPool } from "@/lib/runtime/repair-in-pool";
+import { acceptPdfInPool } from "@/lib/runtime/accept-pdf-in-pool";
 import { resolveStampSigner } from "./resolve-stamp-signer";
 import { generateTxToken } from "./generate-tx-token";
 
@@ -37,7 +37,7 @@ export async function requestStampSignature(
   const { fields, caller } = input;
   if (!input.pdf || input.pdf.bytes.length === 0) throw new AppError("VALIDATION", "pdf_file es obligatorio", "pdf_file");
   const image = fields.page !== undefined ? input.image?.bytes : undefined;
-  const plan = await planStampSignature(fields, input.pdf.bytes, image, { repair: repairInPool });
+  const plan = await planStampSignature(fields, input.pdf.bytes, image, { accept: acceptPdfInPool });
   // a damaged upload is signed as its rebuilt copy, and the transaction says so
   const pdf = plan.pdf;
   const settings = pkiSettingsOf(services.config);

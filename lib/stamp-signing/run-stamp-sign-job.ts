@@ -6,7 +6,7 @@ import type { Services } from "@/lib/runtime/services";
 import { loadAgentSigner } from "@/lib/certificates/load-agent-signer";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { planStampSignature } from "./plan-stamp-signature";
-import { repairInPool } from "@/lib/runtime/repair-in-pool";
+import { acceptPdfInPool } from "@/lib/runtime/accept-pdf-in-pool";
 import { signAndRecord, type StoredSignRequest } from "./request-stamp-signature";
 import type { SignPdfFields } from "./schemas";
 
@@ -29,7 +29,7 @@ export function stampSignJobHandler(services: Services): JobHandler {
       throw new PermanentJobFailure("input blob missing");
     }
     try {
-      const plan = await planStampSignature(fields, pdf, image, { repair: repairInPool });
+      const plan = await planStampSignature(fields, pdf, image, { accept: acceptPdfInPool });
       const signer = await loadAgentSigner(row.organizationId, services.db, pkiSettingsOf(services.config));
       await signAndRecord({ txToken: row.txToken, docId: row.docId, organizationId: row.organizationId, pdf: plan.pdf, image, fields, plan, signer }, services);
     } catch (error) {

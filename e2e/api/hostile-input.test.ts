@@ -1,0 +1,117 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { objectStreamBomb, xrefStreamChainBomb } from "@/lib/pdf/test-support/make-bombs";
+import { startTestServer, type TestServer } from "../fixtures/start-test-server";
+import { StampApiClient, fixture } from "../fixtures/stamp-api-client";
+
+let server: TestServer;
+let api: StampApiClient;
+
+/** Resident memory of the server process as the kernel sees it (V8 heaps of every thread included). */
+function serverRssMb(): number {
+  const status = fs.readFileSync(`/proc/${server.process.pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+/** Polls /api/health one request at a time until `work` settles; returns every latency in ms. */
+async function healthDuring(work: Promise<unknown>): Promise<{ latencies: number[]; peakRssMb: number }> {
+  let done = false;
+  let peakRssMb = serverRssMb();
+  void work.finally(() => (done = true)).catch(() => undefined);
+  const latencies: number[] = [];
+  while (!done || latencies.length < 20) {
+    const started = performance.now();
+    const response = await fetch(`${server.baseUrl}/api/health`);
+    await response.arrayBuffer();
+    latencies.push(performance.now() - started);
+    peakRssMb = Math.max(peakRssMb, serverRssMb());
+  }
+  return { latencies, peakRssMb };
+}
+
+const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
+
+async function verify(bytes: Uint8Array): Promise<{ status: number; body: { success: boolean; message?: string; verdict?: string } }> {
+  const form = new FormData();
+  form.append("file", new Blob([bytes as BlobPart], { type: "application/pdf" }), "hostil.pdf");
+  const response = await fetch(`${server.baseUrl}/api/verify`, { method: "POST", body: form });
+  return { status: response.status, body: await response.json() };
+}
+
+/** A PKCS#12 whose MAC asks for 5,000,000 iterations (about 5 s of key derivation if obeyed). */
+function costlyPkcs12(): Uint8Array {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-p12-cost-"));
+  const run = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
+  run("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "k.pem", "-out", "c.pem", "-days", "2", "-subj", "/CN=Costly");
+  run("pkcs12", "-export", "-inkey", "k.pem", "-in", "c.pem", "-out", "c.p12", "-passout", "pass:x", "-iter", "5000000", "-certpbe", "NONE", "-keypbe", "NONE");
+  return new Uint8Array(fs.readFileSync(path.join(dir, "c.p12")));
+}
+
+let idleP95 = 0;
+let baselineRssMb = 0;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = new StampApiClient(server.baseUrl);
+  await api.login("v2");
+  // warm up: routes compiled, worker threads started, as on a server that has been up a while
+  const tiny = fixture("pdfs/valid/libreoffice70-tiny.pdf");
+  await Promise.all([verify(tiny), verify(tiny), api.signPdf({}, { pdf: tiny })]);
+  const idle = await healthDuring(Promise.resolve());
+  idleP95 = quantile(idle.latencies, 0.95);
+  baselineRssMb = serverRssMb();
+}, 180_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+const bombs: [string, () => Uint8Array][] = [
+  ["xref-stream chain, 1 section of 64 MB", () => xrefStreamChainBomb(1, 64)],
+  ["xref-stream chain, 8 sections of 64 MB", () => xrefStreamChainBomb(8, 64)],
+  ["xref-stream chain, 32 sections of 64 MB", () => xrefStreamChainBomb(32, 64)],
+  ["object stream of 200 MB", () => objectStreamBomb(200)],
+];
+
+describe("hostile uploads: a typed refusal, bounded server memory, /api/health answering meanwhile", () => {
+  it.each(bombs)("%s, four at a time to /api/verify and signPDF", async (_name, make) => {
+    const bomb = make();
+    const work = Promise.all([verify(bomb), verify(bomb), api.signPdf({}, { pdf: bomb }).then(async (r) => ({ status: r.status, body: await r.json() })), verify(bomb)]);
+    const { latencies, peakRssMb } = await healthDuring(work);
+    for (const answer of await work) {
+      // the verifier may not need the trap at all (an object stream holding only pages): then it is an unsigned file
+      if (answer.status === 200) {
+        expect(answer.body).toMatchObject({ success: true, verdict: "unsigned" });
+        continue;
+      }
+      expect(answer.status).toBe(400);
+      expect(answer.body.success).toBe(false);
+      expect(answer.body.message).toMatch(/complejidad|no es un PDF válido/);
+    }
+    // the signing path reads the page tree, so it always meets the trap
+    expect((await work)[2].status).toBe(400);
+    // memory from outside the process: four bombs cost far less than what they claim (64 MB to 2 GB each)
+    expect(peakRssMb - baselineRssMb, `baseline ${baselineRssMb.toFixed(0)} MB, peak ${peakRssMb.toFixed(0)} MB`).toBeLessThan(400);
+    // the event loop is free while workers chew: health stays near its idle latency on this machine
+    const p95 = quantile(latencies, 0.95);
+    expect(p95, `health p95 ${p95.toFixed(1)} ms, idle p95 ${idleP95.toFixed(1)} ms`).toBeLessThan(Math.max(100, 3 * idleP95 + 50));
+    console.log(`${_name}: health p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms; RSS ${baselineRssMb.toFixed(0)} → ${peakRssMb.toFixed(0)} MB`);
+  }, 180_000);
+
+  it("a PKCS#12 asking for 5,000,000 MAC iterations is refused at once, and health never waits for it", async () => {
+    const p12 = costlyPkcs12();
+    const work = api.postForm("/api/v2/agentCertificate", { p12_password: "x" }, { p12_file: p12 }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const { latencies } = await healthDuring(work);
+    const answer = await work;
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toContain("5,000,000");
+    expect(quantile(latencies, 0.95)).toBeLessThan(Math.max(100, 3 * idleP95 + 50));
+  }, 120_000);
+
+  it("the server is still healthy and signs after all of it", async () => {
+    const response = await api.signPdf({}, { pdf: fixture("pdfs/valid/libreoffice70-tiny.pdf") });
+    expect(response.status).toBe(200);
+  }, 60_000);
+});
