@@ -4,35 +4,12 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { objectStreamBomb, xrefStreamChainBomb } from "@/lib/pdf/test-support/make-bombs";
+import { healthDuring, quantile, serverRssMb } from "../fixtures/server-load";
 import { startTestServer, type TestServer } from "../fixtures/start-test-server";
 import { StampApiClient, fixture } from "../fixtures/stamp-api-client";
 
 let server: TestServer;
 let api: StampApiClient;
-
-/** Resident memory of the server process as the kernel sees it (V8 heaps of every thread included). */
-function serverRssMb(): number {
-  const status = fs.readFileSync(`/proc/${server.process.pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
-}
-
-/** Polls /api/health one request at a time until `work` settles; returns every latency in ms. */
-async function healthDuring(work: Promise<unknown>): Promise<{ latencies: number[]; peakRssMb: number }> {
-  let done = false;
-  let peakRssMb = serverRssMb();
-  void work.finally(() => (done = true)).catch(() => undefined);
-  const latencies: number[] = [];
-  while (!done || latencies.length < 20) {
-    const started = performance.now();
-    const response = await fetch(`${server.baseUrl}/api/health`);
-    await response.arrayBuffer();
-    latencies.push(performance.now() - started);
-    peakRssMb = Math.max(peakRssMb, serverRssMb());
-  }
-  return { latencies, peakRssMb };
-}
-
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
 
 async function verify(bytes: Uint8Array): Promise<{ status: number; body: { success: boolean; message?: string; verdict?: string } }> {
   const form = new FormData();
@@ -60,9 +37,9 @@ beforeAll(async () => {
   // warm up: routes compiled, worker threads started, as on a server that has been up a while
   const tiny = fixture("pdfs/valid/libreoffice70-tiny.pdf");
   await Promise.all([verify(tiny), verify(tiny), api.signPdf({}, { pdf: tiny })]);
-  const idle = await healthDuring(Promise.resolve());
+  const idle = await healthDuring(server, Promise.resolve());
   idleP95 = quantile(idle.latencies, 0.95);
-  baselineRssMb = serverRssMb();
+  baselineRssMb = serverRssMb(server);
 }, 180_000);
 afterAll(async () => {
   await server?.stop();
@@ -79,7 +56,7 @@ describe("hostile uploads: a typed refusal, bounded server memory, /api/health a
   it.each(bombs)("%s, four at a time to /api/verify and signPDF", async (_name, make) => {
     const bomb = make();
     const work = Promise.all([verify(bomb), verify(bomb), api.signPdf({}, { pdf: bomb }).then(async (r) => ({ status: r.status, body: await r.json() })), verify(bomb)]);
-    const { latencies, peakRssMb } = await healthDuring(work);
+    const { latencies, peakRssMb } = await healthDuring(server, work);
     for (const answer of await work) {
       // the verifier may not need the trap at all (an object stream holding only pages): then it is an unsigned file
       if (answer.status === 200) {
@@ -103,7 +80,7 @@ describe("hostile uploads: a typed refusal, bounded server memory, /api/health a
   it("a PKCS#12 asking for 5,000,000 MAC iterations is refused at once, and health never waits for it", async () => {
     const p12 = costlyPkcs12();
     const work = api.postForm("/api/v2/agentCertificate", { p12_password: "x" }, { p12_file: p12 }).then(async (r) => ({ status: r.status, body: await r.json() }));
-    const { latencies } = await healthDuring(work);
+    const { latencies } = await healthDuring(server, work);
     const answer = await work;
     expect(answer.status).toBe(400);
     expect(answer.body.message).toContain("5,000,000");
