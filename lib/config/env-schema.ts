@@ -36,6 +36,13 @@ export const ZEnv = z.object({
   ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().default("admin@demo.local")),
   ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8, "must be at least 8 characters").optional()),
   TRUST_ANCHORS_FILE: optionalString,
+  FRAME_ANCESTORS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^(https:\/\/[a-z0-9.-]+(:\d+)?)( https:\/\/[a-z0-9.-]+(:\d+)?)*$/i, "must be https origins separated by spaces")
+      .optional(),
+  ),
   TSA_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
   TSA_AUTH_TOKEN: optionalString,
   STAMP_TOKEN_TTL_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().positive().default(30)),

@@ -1,0 +1,25 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { securityHeaders } from "@/lib/http/security-headers";
+
+/** Every request gets a fresh CSP nonce and the security headers (lib/http/security-headers.ts). */
+export function proxy(request: NextRequest) {
+  const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
+  const headers = securityHeaders({
+    nonce,
+    pathname: request.nextUrl.pathname,
+    publicUrl: process.env.PUBLIC_URL,
+    frameAncestors: process.env.FRAME_ANCESTORS,
+    development: process.env.NODE_ENV === "development",
+  });
+  // Next.js reads the nonce for its own scripts from the request's policy header
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("content-security-policy", headers["content-security-policy"]);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
+}
+
+export const config = {
+  matcher: [{ source: "/((?!_next/static|_next/image|favicon.ico).*)" }],
+};
