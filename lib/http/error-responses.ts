@@ -50,6 +50,9 @@ export function errorResponse(error: unknown, family: ApiFamily): Response {
   const status = statusOf(code, family);
   // a full work queue is temporary: say when to come back
   const retry: Record<string, string> = code === "BUSY" ? { "retry-after": String(BUSY_RETRY_AFTER_SECONDS) } : {};
+  // the rest of an oversized body is never read: close the connection so the client's next request
+  // starts on a fresh one instead of being reset mid-body
+  if (status === 413) retry.connection = "close";
   if (family === "process") {
     const headers: Record<string, string> = { "content-type": "text/plain; charset=utf-8", ...retry };
     if (status === 400 && appError) headers["x-error-detail"] = encodeHeader(appError.field ? `${appError.field}: ${appError.message}` : appError.message);

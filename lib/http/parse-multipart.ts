@@ -76,6 +76,12 @@ export async function parseMultipart(request: Request, limits: MultipartLimits):
       if (!failed) resolve({ fields, files });
     });
     source.on("error", () => fail(new AppError("VALIDATION", "la carga se interrumpió", "body")));
+    // the aggregate cap counts the bytes that arrive, so a chunked body without Content-Length is cut off too
+    let received = 0;
+    source.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxBody) fail(tooLarge(limits.maxFileBytes));
+    });
     source.pipe(parser);
   });
 }

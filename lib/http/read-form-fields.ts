@@ -1,4 +1,5 @@
 import { AppError } from "@/lib/errors";
+import { readTextBody } from "./parse-input";
 import { parseMultipart, type MultipartBody, type MultipartLimits } from "./parse-multipart";
 
 /**
@@ -9,10 +10,10 @@ export async function readFormFields(request: Request, limits: MultipartLimits):
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
   if (type.startsWith("multipart/form-data")) return parseMultipart(request, limits);
   if (type.startsWith("application/x-www-form-urlencoded")) {
-    return { fields: Object.fromEntries(new URLSearchParams(await request.text())), files: [] };
+    return { fields: Object.fromEntries(new URLSearchParams(await readTextBody(request))), files: [] };
   }
   if (type.startsWith("application/json") || type === "") {
-    const text = await request.text();
+    const text = await readTextBody(request);
     if (!text.trim()) return { fields: {}, files: [] };
     let body: unknown;
     try {

@@ -1,5 +1,5 @@
 import { withPublic } from "@/lib/http/with-api-auth";
-import { parseWith } from "@/lib/http/parse-input";
+import { parseWith, readJsonBody } from "@/lib/http/parse-input";
 import { issueStampToken } from "@/lib/auth/issue-stamp-token";
 import { ZStampTokenRequest } from "@/lib/auth/schemas";
 import { isAppError } from "@/lib/errors";
@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 /** v3 token: `{token}` (a JWT), or 401 `{error: "invalid_credentials"}` as the original service answers. */
 export const POST = withPublic("stamp", async (request, { services }) => {
-  const body = parseWith(ZStampTokenRequest, await request.json().catch(() => null));
+  const body = parseWith(ZStampTokenRequest, (await readJsonBody(request)) ?? null);
   try {
     const { token } = await issueStampToken(
       { ...body, version: "v3" },
