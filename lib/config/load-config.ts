@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { isMainThread } from "node:worker_threads";
 import path from "node:path";
 import crypto from "node:crypto";
 import { ZEnv, describeEnvErrors, type Env } from "./env-schema";
@@ -66,11 +67,29 @@ function ensureDataDir(dataDir: string) {
       `DATA_DIR: the parent directory ${parent} does not exist; create it or point DATA_DIR somewhere else`,
     );
   }
+  // Signing links, password hashes and keys live in DATA_DIR (the database WAL included): other local
+  // users must not read it, whatever umask the service was started with. Every file this process
+  // creates from here on is 0600 (directories 0700), and what an older version left is tightened.
+  if (isMainThread) process.umask(0o077);
   try {
-    fs.mkdirSync(dataDir, { recursive: true });
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     fs.accessSync(dataDir, fs.constants.W_OK);
+    restrictTree(dataDir);
   } catch {
     throw new ConfigError(`DATA_DIR: ${dataDir} cannot be created or is not writable`);
+  }
+}
+
+/**
+ * chmod go-rwx on a directory tree (owner bits kept); links are left alone. Run again after the
+ * embedded database first unpacks its files, which it writes 0666 whatever the umask.
+ */
+export function restrictTree(dir: string): void {
+  fs.chmodSync(dir, fs.statSync(dir).mode & 0o700);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) restrictTree(full);
+    else if (entry.isFile()) fs.chmodSync(full, fs.statSync(full).mode & 0o700);
   }
 }
 

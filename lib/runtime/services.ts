@@ -1,5 +1,6 @@
 import path from "node:path";
 import { config, type AppConfig } from "@/lib/config";
+import { restrictTree } from "@/lib/config/load-config";
 import { openDatabase, type Db } from "@/db/client";
 import type { BlobStore } from "@/lib/blob-store/blob-store";
 import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
@@ -19,6 +20,8 @@ type Holder = { [SERVICES]?: Promise<Services> };
 async function createServices(): Promise<Services> {
   const appConfig = config();
   const database = await openDatabase({ databaseUrl: appConfig.DATABASE_URL, dataDir: appConfig.dataDir });
+  // PGlite unpacks its initial files world-readable; from here on postgres creates them 0600 itself
+  if (database.kind === "pglite") restrictTree(appConfig.dataDir);
   const blobs =
     database.kind === "postgres"
       ? createPgBlobStore(database.db)
