@@ -125,6 +125,26 @@ describe("digital signatures with the signer's own certificate", () => {
     expect((await locked.json()).message).toMatch(/bloqueado/);
   });
 
+  it("20 parallel requests, 19 wrong PINs and the right one: at most 5 are ever evaluated, then the lock holds for the right PIN too", async () => {
+    const racer = { sign_username: "carrera", sign_password: "Holder-Password-2", sign_pin: "7391" };
+    const enrolled = await api.postForm("/api/v2/certificateHolders", { ...racer, source: "built-in", names: "Rosa", last_names: "Carrera", person_id: "11223344" });
+    expect(enrolled.status).toBe(201);
+    const pins = [...Array.from({ length: 19 }, (_, i) => String(1000 + i)), racer.sign_pin];
+    const answers = await Promise.all(
+      pins.map(async (pin) => {
+        const response = await api.signPdf({ sign_type: "digital", ...racer, sign_pin: pin }, { pdf: contract });
+        return { status: response.status, message: (await response.json()).message as string | undefined };
+      }),
+    );
+    const evaluated = answers.filter((a) => a.status === 200 || a.message === "PIN incorrecto");
+    expect(evaluated.length).toBeLessThanOrEqual(5);
+    expect(answers.filter((a) => a.status === 423).length).toBeGreaterThanOrEqual(15);
+    const signedInBurst = answers.some((a) => a.status === 200);
+    const after = await api.signPdf({ sign_type: "digital", ...racer }, { pdf: contract });
+    // unless the right PIN was among the first five (then the count started again), the holder is locked
+    expect(after.status).toBe(signedInBurst ? 200 : 423);
+  });
+
   it("does not let an operator enrol holders", async () => {
     const response = await fetch(`${server.baseUrl}/api/v3/certificateHolders`, { method: "POST", headers: { authorization: "Bearer not-a-token" }, body: new FormData() });
     expect(response.status).toBe(401);

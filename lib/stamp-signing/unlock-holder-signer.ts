@@ -33,14 +33,15 @@ export async function unlockHolderSigner(
     throw new AppError("VALIDATION", "Credenciales de firma digital inválidas: usuario o contraseña incorrectos", "sign_username");
   }
   const { holder, certificate } = row;
-  if (holder.lockedUntil && holder.lockedUntil > new Date()) {
-    throw new AppError("LOCKED", `Certificado bloqueado por intentos fallidos; intente después de ${holder.lockedUntil.toISOString()}`, "sign_username");
-  }
   if (certificate.revokedAt || certificate.notAfter < new Date()) {
     throw new AppError("VALIDATION", "El certificado de firma digital está revocado o vencido", "sign_username");
   }
+  // the attempt is counted before the slow checks, so parallel requests cannot all be evaluated
+  const lockedUntil = await claimAttempt(holder.id, db);
+  if (lockedUntil) {
+    throw new AppError("LOCKED", `Certificado bloqueado por intentos fallidos; intente después de ${lockedUntil.toISOString()}`, "sign_username");
+  }
   if (!(await verifyPassword(holder.passwordHash, input.signPassword))) {
-    await recordFailure(holder.id, db);
     throw new AppError("VALIDATION", "Credenciales de firma digital inválidas: usuario o contraseña incorrectos", "sign_password");
   }
   let pkcs8: Uint8Array;
@@ -48,12 +49,10 @@ export async function unlockHolderSigner(
     pkcs8 = await decryptWithPin(new Uint8Array(certificate.privateKeyEncrypted!), input.pin, holderKeyAad(holder.id));
   } catch (error) {
     if (!isPkiError(error, "WRONG_PIN") && !isPkiError(error, "DECRYPTION_FAILED")) throw error;
-    await recordFailure(holder.id, db);
     throw new AppError("VALIDATION", "PIN incorrecto", "sign_pin");
   }
-  if (holder.failedAttempts > 0) {
-    await db.update(certificateHolders).set({ failedAttempts: 0, lockedUntil: null }).where(eq(certificateHolders.id, holder.id));
-  }
+  // the right password and PIN: the count starts again
+  await db.update(certificateHolders).set({ failedAttempts: 0, lockedUntil: null }).where(eq(certificateHolders.id, holder.id));
   return {
     holderId: holder.id,
     signer: {
@@ -64,12 +63,24 @@ export async function unlockHolderSigner(
   };
 }
 
-async function recordFailure(holderId: string, db: Db) {
-  await db
+/**
+ * Counts one attempt with a single conditional UPDATE … RETURNING, on PGlite and PostgreSQL alike:
+ * refused (returns the lock's end) while the holder is locked; the attempt that reaches
+ * MAX_FAILED_UNLOCKS sets the lock itself, so at most that many are ever evaluated per window. An
+ * expired lock starts a new count.
+ */
+async function claimAttempt(holderId: string, db: Db): Promise<Date | undefined> {
+  const expired = sql`(${certificateHolders.lockedUntil} is not null and ${certificateHolders.lockedUntil} <= now())`;
+  const next = sql`(case when ${expired} then 1 else ${certificateHolders.failedAttempts} + 1 end)`;
+  const claimed = await db
     .update(certificateHolders)
     .set({
-      failedAttempts: sql`${certificateHolders.failedAttempts} + 1`,
-      lockedUntil: sql`case when ${certificateHolders.failedAttempts} + 1 >= ${MAX_FAILED_UNLOCKS} then now() + make_interval(mins => ${LOCKOUT_MINUTES}) else null end`,
+      failedAttempts: next,
+      lockedUntil: sql`case when ${next} >= ${MAX_FAILED_UNLOCKS} then now() + make_interval(mins => ${LOCKOUT_MINUTES}) else null end`,
     })
-    .where(eq(certificateHolders.id, holderId));
+    .where(and(eq(certificateHolders.id, holderId), sql`(${certificateHolders.lockedUntil} is null or ${certificateHolders.lockedUntil} <= now() or ${certificateHolders.failedAttempts} < ${MAX_FAILED_UNLOCKS})`))
+    .returning({ id: certificateHolders.id });
+  if (claimed.length > 0) return undefined;
+  const [current] = await db.select({ lockedUntil: certificateHolders.lockedUntil }).from(certificateHolders).where(eq(certificateHolders.id, holderId));
+  return current?.lockedUntil ?? new Date();
 }
