@@ -23,6 +23,7 @@ export const errorCodes = [
   "GONE",
   "ORGANIZATION_SUSPENDED",
   "BUSY",
+  "RATE_LIMITED",
   "INTERNAL",
 ] as const;
 

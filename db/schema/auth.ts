@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { users } from "./organizations";
 
 /**
@@ -22,3 +22,15 @@ export const stampApiTokens = pgTable(
     uniqueIndex("stamp_api_tokens_token_hash_key").on(t.tokenHash),
   ],
 );
+
+/**
+ * Login attempts per key ("account:<kind>:<name>" or "address:<ip>"), shared by every instance on
+ * the database. An attempt is claimed before the password is checked; past the free attempts each
+ * one sets an exponentially longer block (lib/auth/throttle-logins.ts).
+ */
+export const loginThrottles = pgTable("login_throttles", {
+  key: text("key").primaryKey(),
+  attempts: integer("attempts").notNull().default(0),
+  windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull().defaultNow(),
+  blockedUntil: timestamp("blocked_until", { withTimezone: true }),
+});

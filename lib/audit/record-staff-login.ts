@@ -16,5 +16,8 @@ export async function recordStaffLogin(input: { email: string; identity: StaffId
   }
   const email = input.email.trim().toLowerCase().slice(0, 320);
   const [owner] = await db.select({ organizationId: users.organizationId }).from(users).where(eq(users.email, email)).limit(1);
-  await recordAuditEvent({ organizationId: owner?.organizationId ?? null, actor: email, action: "staff.login_failed" }, db);
+  // attempts on e-mails nobody owns are counted in login_throttles, not written row by row: a
+  // spray of invented addresses must not grow the audit chain without bound
+  if (!owner) return;
+  await recordAuditEvent({ organizationId: owner.organizationId, actor: email, action: "staff.login_failed" }, db);
 }

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { organizations, users } from "@/db/schema";
 import { verifyAgainstNothing, verifyPassword } from "./password-hash";
+import { throttleLogin } from "./throttle-logins";
 
 export type StaffIdentity = {
   userId: string;
@@ -16,7 +17,11 @@ export type StaffIdentity = {
  * E-mail + password of a staff user, shared by the dashboard login and the stamp-API token
  * endpoints. Disabled users and suspended organizations are refused like a wrong password.
  */
-export async function authenticateStaff(email: string, password: string, db: Db): Promise<StaffIdentity | null> {
+export async function authenticateStaff(email: string, password: string, db: Db, address = "unknown"): Promise<StaffIdentity | null> {
+  return throttleLogin({ account: `staff:${email}`, address }, db, () => checkStaffPassword(email, password, db));
+}
+
+async function checkStaffPassword(email: string, password: string, db: Db): Promise<StaffIdentity | null> {
   const [row] = await db
     .select({ user: users, organization: organizations })
     .from(users)

@@ -7,6 +7,7 @@ import { deriveKey } from "@/lib/crypto/derive-key";
 import { AppError } from "@/lib/errors";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { verifyAgainstNothing, verifyPassword } from "./password-hash";
+import { throttleLogin } from "./throttle-logins";
 
 export const ZProcessLogin = z.object({
   username: z.string().trim().toLowerCase().min(1).max(253),
@@ -18,7 +19,13 @@ export type ProcessLogin = z.infer<typeof ZProcessLogin>;
 export const PROCESS_TOKEN_TTL_SECONDS = 12 * 3600;
 
 /** Process-API login: organization domain + credential clientname + secret → a short-lived JWT. */
-export async function issueProcessToken(input: ProcessLogin, secretKey: Uint8Array, db: Db): Promise<string> {
+export async function issueProcessToken(input: ProcessLogin & { address?: string }, secretKey: Uint8Array, db: Db): Promise<string> {
+  const row = await throttleLogin({ account: `credential:${input.username}/${input.clientname}`, address: input.address ?? "unknown" }, db, () => checkCredential(input, db));
+  if (!row) throw new AppError("INVALID_CREDENTIALS");
+  return issueFor(row, secretKey, db);
+}
+
+async function checkCredential(input: ProcessLogin, db: Db) {
   const [row] = await db
     .select({ credential: apiCredentials, organization: organizations })
     .from(apiCredentials)
@@ -33,10 +40,13 @@ export async function issueProcessToken(input: ProcessLogin, secretKey: Uint8Arr
     .limit(1);
   if (!row) {
     await verifyAgainstNothing(input.password);
-    throw new AppError("INVALID_CREDENTIALS");
+    return null;
   }
   const valid = await verifyPassword(row.credential.secretHash, input.password);
-  if (!valid || row.organization.status !== "active") throw new AppError("INVALID_CREDENTIALS");
+  return valid && row.organization.status === "active" ? row : null;
+}
+
+async function issueFor(row: NonNullable<Awaited<ReturnType<typeof checkCredential>>>, secretKey: Uint8Array, db: Db): Promise<string> {
   await db.transaction(async (tx) => {
     await tx.update(apiCredentials).set({ lastUsedAt: new Date() }).where(eq(apiCredentials.id, row.credential.id));
     await recordAuditEvent(

@@ -15,11 +15,11 @@ export type IssueStampTokenSettings = { secretKey: Uint8Array; ttlDays: number }
  * Upserting the one row per user and version is what supersedes every older token.
  */
 export async function issueStampToken(
-  input: { email: string; password: string; version: StampApiVersion },
+  input: { email: string; password: string; version: StampApiVersion; address?: string },
   settings: IssueStampTokenSettings,
   db: Db,
 ): Promise<{ token: string; expiresAt: Date }> {
-  const staff = await authenticateStaff(input.email, input.password, db);
+  const staff = await authenticateStaff(input.email, input.password, db, input.address);
   if (!staff) throw new AppError("INVALID_CREDENTIALS");
   const expiresAt = new Date(Date.now() + settings.ttlDays * 24 * 3600 * 1000);
   const token =

@@ -4,11 +4,16 @@ import { z } from "zod";
 import { getServices } from "@/lib/runtime/services";
 import { recordStaffLogin } from "@/lib/audit/record-staff-login";
 import { authenticateStaff } from "./authenticate-staff";
+import { RateLimitedError, clientAddress } from "./throttle-logins";
 
 const ZLogin = z.object({ email: z.string().trim().min(1), password: z.string().min(1) });
 
 class InvalidLogin extends CredentialsSignin {
   code = "invalid_login";
+}
+
+class TooManyLogins extends CredentialsSignin {
+  code = "rate_limited";
 }
 
 /**
@@ -34,10 +39,16 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async () => {
     providers: [
       Credentials({
         credentials: { email: {}, password: {} },
-        async authorize(raw) {
+        async authorize(raw, request) {
           const parsed = ZLogin.safeParse(raw);
           if (!parsed.success) throw new InvalidLogin();
-          const identity = await authenticateStaff(parsed.data.email, parsed.data.password, db);
+          let identity;
+          try {
+            identity = await authenticateStaff(parsed.data.email, parsed.data.password, db, clientAddress(request));
+          } catch (error) {
+            if (error instanceof RateLimitedError) throw new TooManyLogins();
+            throw error;
+          }
           await recordStaffLogin({ email: parsed.data.email, identity }, db);
           if (!identity) throw new InvalidLogin();
           return { id: identity.userId, email: identity.email };

@@ -30,6 +30,7 @@ const table: Record<ErrorCode, Row> = {
   LOCKED: { status: 423, stamp: null, process: "locked" },
   GONE: { status: 410, stamp: null, process: "gone" },
   ORGANIZATION_SUSPENDED: { status: 401, stamp: "La organización está suspendida", process: "unauthorized" },
+  RATE_LIMITED: { status: 429, stamp: null, process: "too many requests" },
   BUSY: { status: 503, stamp: "El servicio está ocupado; reintente en unos segundos.", process: "service unavailable" },
   INTERNAL: { status: 500, stamp: "Ocurrió un error, consulta con el administrador", process: "internal error" },
 };
@@ -50,6 +51,8 @@ export function errorResponse(error: unknown, family: ApiFamily): Response {
   const status = statusOf(code, family);
   // a full work queue is temporary: say when to come back
   const retry: Record<string, string> = code === "BUSY" ? { "retry-after": String(BUSY_RETRY_AFTER_SECONDS) } : {};
+  const wait = (appError as { retryAfterSeconds?: number } | null)?.retryAfterSeconds;
+  if (code === "RATE_LIMITED") retry["retry-after"] = String(wait ?? 60);
   // the rest of an oversized body is never read: close the connection so the client's next request
   // starts on a fresh one instead of being reset mid-body
   if (status === 413) retry.connection = "close";

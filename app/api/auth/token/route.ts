@@ -1,4 +1,5 @@
 import { withPublic } from "@/lib/http/with-api-auth";
+import { clientAddress } from "@/lib/auth/throttle-logins";
 import { parseJsonBody } from "@/lib/http/parse-input";
 import { issueStampToken } from "@/lib/auth/issue-stamp-token";
 import { ZStampTokenRequest } from "@/lib/auth/schemas";
@@ -9,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const POST = withPublic("stamp", async (request, { services }) => {
   const body = await parseJsonBody(request, ZStampTokenRequest);
   const { token } = await issueStampToken(
-    { ...body, version: "v2" },
+    { ...body, version: "v2", address: clientAddress(request) },
     { secretKey: services.config.secretKey, ttlDays: services.config.STAMP_TOKEN_TTL_DAYS },
     services.db,
   );

@@ -1,4 +1,5 @@
 import { withPublic } from "@/lib/http/with-api-auth";
+import { clientAddress } from "@/lib/auth/throttle-logins";
 import { parseWith, readJsonBody } from "@/lib/http/parse-input";
 import { issueStampToken } from "@/lib/auth/issue-stamp-token";
 import { ZStampTokenRequest } from "@/lib/auth/schemas";
@@ -11,7 +12,7 @@ export const POST = withPublic("stamp", async (request, { services }) => {
   const body = parseWith(ZStampTokenRequest, (await readJsonBody(request)) ?? null);
   try {
     const { token } = await issueStampToken(
-      { ...body, version: "v3" },
+      { ...body, version: "v3", address: clientAddress(request) },
       { secretKey: services.config.secretKey, ttlDays: services.config.STAMP_TOKEN_TTL_DAYS },
       services.db,
     );
