@@ -67,3 +67,28 @@ describe("encryptWithPin / decryptWithPin", () => {
     expect(Buffer.from(await decryptWithPin(blob, "clave\u0301")).equals(pkcs8)).toBe(true);
   });
 });
+
+describe("holder keys wrapped with the PIN and the server pepper", () => {
+  const pepper = randomBytes(32);
+
+  it("round-trips with PIN + pepper (format 2)", async () => {
+    const blob = await encryptWithPin(pkcs8, "4821", "holder:1", pepper);
+    expect(blob[0]).toBe(2);
+    expect(Buffer.from(await decryptWithPin(blob, "4821", "holder:1", pepper)).equals(pkcs8)).toBe(true);
+  });
+
+  it("a database copy plus the right PIN is not enough: without the pepper, or with another, it fails", async () => {
+    const blob = await encryptWithPin(pkcs8, "4821", "holder:1", pepper);
+    await expect(decryptWithPin(blob, "4821", "holder:1")).rejects.toSatisfy((error) => isPkiError(error, "DECRYPTION_FAILED"));
+    await expect(decryptWithPin(blob, "4821", "holder:1", randomBytes(32))).rejects.toSatisfy((error) => isPkiError(error, "WRONG_PIN"));
+  });
+
+  it("a legacy PIN-only blob still opens, and says it should be re-wrapped", async () => {
+    const { decryptWithPinAndPepper } = await import("@/lib/pki/encrypt-private-key");
+    const legacy = await encryptWithPin(pkcs8, "4821", "holder:1");
+    expect(legacy[0]).toBe(1);
+    const opened = await decryptWithPinAndPepper(legacy, "4821", "holder:1", pepper);
+    expect(opened.legacy).toBe(true);
+    expect(Buffer.from(opened.pkcs8).equals(pkcs8)).toBe(true);
+  });
+});

@@ -1,9 +1,10 @@
-import { createCipheriv, createDecipheriv, randomBytes, scrypt } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, scrypt } from "node:crypto";
 import { PkiError } from "@/lib/pki/errors";
 
 // Blob layouts start with a version byte so parameters (cipher, KDF cost) can change later.
 const secretKeyFormat = 0x01; // v1 || iv(12) || tag(16) || ciphertext
-const pinFormat = 0x01; // v1 || salt(16) || iv(12) || tag(16) || ciphertext
+const pinFormat = 0x01; // v1 || salt(16) || iv(12) || tag(16) || ciphertext  (legacy: PIN alone)
+const pepperedPinFormat = 0x02; // v2, same layout; key = HMAC(server pepper, scrypt(PIN))
 const ivLength = 12;
 const tagLength = 16;
 const saltLength = 16;
@@ -66,25 +67,42 @@ function derivePinKey(pin: string, salt: Uint8Array): Promise<Buffer> {
   );
 }
 
-/** Encrypts with a key derived from the signer's PIN (scrypt), so the server alone cannot unlock it. */
-export async function encryptWithPin(pkcs8: Uint8Array, pin: string, aad?: string): Promise<Uint8Array> {
+/**
+ * Encrypts with a key derived from the signer's PIN (scrypt) *and* a server pepper (from
+ * SECRET_KEY): the server alone cannot unlock it, and neither can a copy of the database with a
+ * guessed 4-digit PIN. Without a pepper it writes the legacy PIN-only format (tests of old data).
+ */
+export async function encryptWithPin(pkcs8: Uint8Array, pin: string, aad?: string, pepper?: Uint8Array): Promise<Uint8Array> {
   if (!pin) throw new PkiError("INVALID_INPUT", "The PIN must not be empty");
+  const format = pepper ? pepperedPinFormat : pinFormat;
   const salt = randomBytes(saltLength);
-  const key = await derivePinKey(pin, salt);
-  const { iv, tag, ciphertext } = seal(key, pkcs8, additionalData(pinFormat, "pin", aad));
-  return new Uint8Array(Buffer.concat([Uint8Array.of(pinFormat), salt, iv, tag, ciphertext]));
+  const key = await wrappingKey(pin, salt, pepper);
+  const { iv, tag, ciphertext } = seal(key, pkcs8, additionalData(format, "pin", aad));
+  return new Uint8Array(Buffer.concat([Uint8Array.of(format), salt, iv, tag, ciphertext]));
 }
 
-export async function decryptWithPin(blob: Uint8Array, pin: string, aad?: string): Promise<Uint8Array> {
+/** Opens both formats; the peppered one needs the pepper. `legacy` tells the caller to re-wrap. */
+export async function decryptWithPinAndPepper(blob: Uint8Array, pin: string, aad: string | undefined, pepper: Uint8Array | undefined): Promise<{ pkcs8: Uint8Array; legacy: boolean }> {
   const header = 1 + saltLength + ivLength + tagLength;
-  if (blob.length < header + 1 || blob[0] !== pinFormat) {
+  const format = blob[0];
+  if (blob.length < header + 1 || (format !== pinFormat && format !== pepperedPinFormat)) {
     throw new PkiError("INVALID_ENCRYPTED_KEY", "Unknown PIN-encrypted key format");
   }
+  if (format === pepperedPinFormat && !pepper) throw new PkiError("DECRYPTION_FAILED", "This key also needs the server's secret");
   const salt = blob.subarray(1, 1 + saltLength);
   const iv = blob.subarray(1 + saltLength, 1 + saltLength + ivLength);
   const tag = blob.subarray(1 + saltLength + ivLength, header);
-  const key = await derivePinKey(pin, salt);
-  const plaintext = open(key, iv, tag, blob.subarray(header), additionalData(pinFormat, "pin", aad));
+  const key = await wrappingKey(pin, salt, format === pepperedPinFormat ? pepper : undefined);
+  const plaintext = open(key, iv, tag, blob.subarray(header), additionalData(format, "pin", aad));
   if (!plaintext) throw new PkiError("WRONG_PIN", "Wrong PIN");
-  return plaintext;
+  return { pkcs8: plaintext, legacy: format === pinFormat };
+}
+
+export async function decryptWithPin(blob: Uint8Array, pin: string, aad?: string, pepper?: Uint8Array): Promise<Uint8Array> {
+  return (await decryptWithPinAndPepper(blob, pin, aad, pepper)).pkcs8;
+}
+
+async function wrappingKey(pin: string, salt: Uint8Array, pepper: Uint8Array | undefined): Promise<Buffer> {
+  const stretched = await derivePinKey(pin, salt);
+  return pepper ? createHmac("sha256", pepper).update(stretched).digest() : stretched;
 }

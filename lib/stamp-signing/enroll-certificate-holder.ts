@@ -10,7 +10,7 @@ import { isPkiError } from "@/lib/pki/errors";
 import { readX509Certificate } from "@/lib/pki/x509-provider";
 import { crlBaseUrl, loadPlatformPki, type PkiSettings } from "@/lib/certificates/load-platform-pki";
 import { storeCertificate } from "@/lib/certificates/store-certificate";
-import { holderKeyAad } from "./unlock-holder-signer";
+import { holderKeyAad, holderKeyPepper } from "./unlock-holder-signer";
 import { eq } from "drizzle-orm";
 import { ZEnrollCertificateHolder, type EnrollCertificateHolderInput } from "./schemas";
 
@@ -72,7 +72,7 @@ export async function enrollCertificateHolder(
         .insert(certificateHolders)
         .values({ organizationId: input.organizationId, signUsername: input.sign_username, passwordHash, certificateId: certificate.id })
         .returning({ id: certificateHolders.id });
-      const encrypted = await encryptWithPin(pkcs8, input.sign_pin, holderKeyAad(holder.id));
+      const encrypted = await encryptWithPin(pkcs8, input.sign_pin, holderKeyAad(holder.id), holderKeyPepper(settings.secretKey));
       await tx.update(pkiCertificates).set({ privateKeyEncrypted: encrypted }).where(eq(pkiCertificates.id, certificate.id));
       return { holderId: holder.id, signUsername: input.sign_username, subject: certificate.subject, notAfter: certificate.notAfter };
     });

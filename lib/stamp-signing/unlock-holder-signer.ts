@@ -3,7 +3,8 @@ import type { Db } from "@/db/client";
 import { certificateHolders, pkiCertificates } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { verifyAgainstNothing, verifyPassword } from "@/lib/auth/password-hash";
-import { decryptWithPin } from "@/lib/pki/encrypt-private-key";
+import { deriveKey } from "@/lib/crypto/derive-key";
+import { decryptWithPinAndPepper, encryptWithPin } from "@/lib/pki/encrypt-private-key";
 import { importPrivateKey } from "@/lib/pki/import-private-key";
 import { isPkiError } from "@/lib/pki/errors";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
@@ -14,12 +15,16 @@ export const LOCKOUT_MINUTES = 15;
 
 export const holderKeyAad = (holderId: string) => `holder:${holderId}`;
 
+/** The server half of a holder key's wrapping key; the PIN is the other half. */
+export const holderKeyPepper = (secretKey: Uint8Array) => deriveKey(secretKey, "holder-key-pepper");
+
 /**
  * `digital` signatures: sign_username + sign_password authenticate to the holder, and the PIN
  * unlocks the private key for this request only. Five failures lock the holder for 15 minutes.
  */
 export async function unlockHolderSigner(
   input: { organizationId: string; signUsername: string; signPassword: string; pin: string },
+  settings: { secretKey: Uint8Array },
   db: Db,
 ): Promise<{ signer: CmsSignerInput; holderId: string }> {
   const [row] = await db
@@ -45,8 +50,15 @@ export async function unlockHolderSigner(
     throw new AppError("VALIDATION", "Credenciales de firma digital inválidas: usuario o contraseña incorrectos", "sign_password");
   }
   let pkcs8: Uint8Array;
+  const pepper = holderKeyPepper(settings.secretKey);
   try {
-    pkcs8 = await decryptWithPin(new Uint8Array(certificate.privateKeyEncrypted!), input.pin, holderKeyAad(holder.id));
+    const opened = await decryptWithPinAndPepper(new Uint8Array(certificate.privateKeyEncrypted!), input.pin, holderKeyAad(holder.id), pepper);
+    pkcs8 = opened.pkcs8;
+    // keys enrolled before the pepper are re-wrapped the first time their PIN is given
+    if (opened.legacy) {
+      const rewrapped = await encryptWithPin(pkcs8, input.pin, holderKeyAad(holder.id), pepper);
+      await db.update(pkiCertificates).set({ privateKeyEncrypted: rewrapped }).where(eq(pkiCertificates.id, certificate.id));
+    }
   } catch (error) {
     if (!isPkiError(error, "WRONG_PIN") && !isPkiError(error, "DECRYPTION_FAILED")) throw error;
     throw new AppError("VALIDATION", "PIN incorrecto", "sign_pin");
