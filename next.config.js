@@ -21,6 +21,7 @@ const nextConfig = {
     "@tensorflow/tfjs-backend-wasm",
     "jpeg-js",
     "pngjs",
+    "fxa-common-password-list",
   ],
   // Type checking runs once in `npm test` (tsc --noEmit); the build only compiles.
   typescript: { ignoreBuildErrors: true },

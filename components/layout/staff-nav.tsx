@@ -1,5 +1,8 @@
 import Link from "next/link";
 import { signOut } from "@/lib/auth/staff-session";
+import { currentSessionId } from "@/lib/auth/require-staff";
+import { revokeStaffSession } from "@/lib/auth/staff-sessions";
+import { getServices } from "@/lib/runtime/services";
 import type { MessageKey } from "@/lib/i18n/messages";
 import { can, type Permission } from "@/lib/auth/roles";
 import type { StaffRole } from "@/db/schema";
@@ -17,10 +20,14 @@ export const staffSections: { href: string; label: MessageKey; permission?: Perm
   { href: "/organization", label: "nav.organization", permission: "staff:manage" },
   { href: "/verify", label: "nav.verify" },
   { href: "/audit", label: "nav.audit", permission: "audit:read" },
+  { href: "/account", label: "nav.account" },
 ];
 
 async function signOutAction() {
   "use server";
+  // end the server-side session first, so the cookie is dead even if it was copied
+  const sessionId = await currentSessionId();
+  if (sessionId) await revokeStaffSession(sessionId, (await getServices()).db);
   await signOut({ redirectTo: "/login" });
 }
 

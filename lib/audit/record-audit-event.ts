@@ -6,6 +6,8 @@ import { GENESIS_HASH, hashAuditEntry } from "./hash-audit-entry";
 export type AuditAction =
   | "staff.login"
   | "staff.login_failed"
+  | "staff.password_changed"
+  | "staff.password_reset"
   | "stamp_token.issued"
   | "process_token.issued"
   | "credential.created"

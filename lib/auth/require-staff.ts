@@ -2,6 +2,7 @@ import { redirect } from "next/navigation";
 import { getServices } from "@/lib/runtime/services";
 import { auth } from "./staff-session";
 import { loadStaffIdentity, type StaffIdentity } from "./authenticate-staff";
+import { isStaffSessionLive } from "./staff-sessions";
 import { can, type Permission } from "./roles";
 import { AppError } from "@/lib/errors";
 
@@ -10,11 +11,17 @@ import { AppError } from "@/lib/errors";
  * organization or a removed user loses access at once; null when there is none.
  */
 export async function currentStaff(): Promise<StaffIdentity | null> {
-  const session = await auth();
-  const userId = (session as { userId?: string } | null)?.userId;
-  if (!userId) return null;
+  const session = (await auth()) as { userId?: string; sessionId?: string } | null;
+  if (!session?.userId || !session.sessionId) return null;
   const { db } = await getServices();
-  return loadStaffIdentity(userId, db);
+  // a replayed cookie of a session that was signed out or revoked is worth nothing
+  if (!(await isStaffSessionLive(session.sessionId, session.userId, db))) return null;
+  return loadStaffIdentity(session.userId, db);
+}
+
+/** The server-side session id behind the current cookie, if any. */
+export async function currentSessionId(): Promise<string | undefined> {
+  return ((await auth()) as { sessionId?: string } | null)?.sessionId;
 }
 
 /** The signed-in staff member for a dashboard page; redirects to /login when there is none. */

@@ -5,6 +5,7 @@ import { getServices } from "@/lib/runtime/services";
 import { recordStaffLogin } from "@/lib/audit/record-staff-login";
 import { authenticateStaff } from "./authenticate-staff";
 import { RateLimitedError, clientAddress } from "./throttle-logins";
+import { openStaffSession } from "./staff-sessions";
 
 const ZLogin = z.object({ email: z.string().trim().min(1), password: z.string().min(1) });
 
@@ -51,17 +52,20 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async () => {
           }
           await recordStaffLogin({ email: parsed.data.email, identity }, db);
           if (!identity) throw new InvalidLogin();
-          return { id: identity.userId, email: identity.email };
+          // the cookie only names a server-side session; that row is what sign-out and password changes end
+          return { id: identity.userId, email: identity.email, sid: await openStaffSession(identity.userId, db) };
         },
       }),
     ],
     callbacks: {
       jwt({ token, user }) {
         if (user?.id) token.uid = user.id;
+        const sid = (user as { sid?: string } | undefined)?.sid;
+        if (sid) token.sid = sid;
         return token;
       },
       session({ session, token }) {
-        return { ...session, userId: typeof token.uid === "string" ? token.uid : undefined };
+        return { ...session, userId: typeof token.uid === "string" ? token.uid : undefined, sessionId: typeof token.sid === "string" ? token.sid : undefined };
       },
     },
   };

@@ -34,7 +34,7 @@ export const ZEnv = z.object({
       .default("demo.local"),
   ),
   ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().default("admin@demo.local")),
-  ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8, "must be at least 8 characters").optional()),
+  ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(12, "must be at least 12 characters").optional()),
   TRUST_ANCHORS_FILE: optionalString,
   FRAME_ANCESTORS: z.preprocess(
     emptyAsUndefined,

@@ -2,6 +2,7 @@ import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
+import { revokeStaffSessions } from "@/lib/auth/staff-sessions";
 
 /**
  * Removes a staff member by disabling them: sessions and stamp-API tokens are re-checked on every
@@ -24,6 +25,7 @@ export async function disableStaffUser(input: { organizationId: string; userId: 
       if (owners === 0) throw new AppError("VALIDATION", "la organización necesita al menos un propietario", "userId");
     }
     await tx.update(users).set({ disabledAt: new Date() }).where(eq(users.id, target.id));
+    await revokeStaffSessions(target.id, tx as unknown as Db);
     return { email: target.email };
   });
 }

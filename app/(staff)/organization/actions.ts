@@ -8,6 +8,7 @@ import { ZNewStaffUser, ZOrganizationSettings } from "@/lib/organizations/schema
 import { updateOrganizationSettings } from "@/lib/organizations/update-organization-settings";
 import { createStaffUser } from "@/lib/organizations/create-staff-user";
 import { disableStaffUser } from "@/lib/organizations/disable-staff-user";
+import { resetStaffPassword } from "@/lib/auth/change-staff-password";
 
 /** Organization settings and staff membership are the owner's (organization:manage). */
 export async function updateSettingsAction(input: unknown): Promise<ActionResult> {
@@ -35,3 +36,12 @@ export async function removeStaffUserAction(input: unknown): Promise<ActionResul
     return { message: `${row.email} ya no tiene acceso.` };
   });
 }
+
+export async function resetStaffPasswordAction(input: unknown): Promise<ActionResult> {
+  return runStaffAction("organization:manage", async (staff, { db }) => {
+    const { userId, newPassword } = parseWith(z.object({ userId: z.uuid(), newPassword: z.string() }), input);
+    const row = await resetStaffPassword({ organizationId: staff.organizationId, userId, newPassword, actor: staff.email }, db);
+    return { message: `Contraseña de ${row.email} restablecida; sus sesiones terminaron.` };
+  });
+}
+

@@ -8,6 +8,7 @@ import { listDevMailbox } from "@/lib/notifications/list-dev-mailbox";
 import { SettingsForm } from "@/components/organization/settings-form";
 import { AddStaffForm } from "@/components/organization/add-staff-form";
 import { RemoveStaffButton } from "@/components/organization/remove-staff-button";
+import { ResetPasswordForm } from "@/components/organization/reset-password-form";
 import { formatDateTime } from "@/components/processes/format-date-time";
 
 export const dynamic = "force-dynamic";
@@ -42,7 +43,16 @@ export default async function OrganizationPage() {
                   <td data-label={t("login.email")}>{m.email}</td>
                   <td data-label={t("api.role")}>{m.role}</td>
                   <td data-label={t("processes.status")}>{m.disabled ? <span className="badge badge-suspended">{t("api.disabled")}</span> : <span className="badge badge-active">{t("api.active")}</span>}</td>
-                  {owner && <td data-label="">{!m.disabled && m.id !== staff.userId && <RemoveStaffButton userId={m.id} email={m.email} locale={locale} />}</td>}
+                  {owner && (
+                    <td data-label="">
+                      {!m.disabled && m.id !== staff.userId && (
+                        <>
+                          <ResetPasswordForm userId={m.id} email={m.email} locale={locale} />
+                          <RemoveStaffButton userId={m.id} email={m.email} locale={locale} />
+                        </>
+                      )}
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
