@@ -7,6 +7,28 @@ import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
 import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
 
+/**
+ * Counts one facial try before it is evaluated, with one conditional UPDATE … RETURNING (PGlite and
+ * PostgreSQL alike): refused once three were counted or the signer is locked.
+ */
+export async function claimFacialAttempt(signerId: string, db: Db): Promise<number> {
+  const [counted] = await db
+    .update(processSigners)
+    .set({ facialAttempts: sql`${processSigners.facialAttempts} + 1` })
+    .where(and(eq(processSigners.id, signerId), lt(processSigners.facialAttempts, MAX_FACIAL_ATTEMPTS), isNull(processSigners.lockedAt)))
+    .returning({ attempts: processSigners.facialAttempts });
+  if (!counted) throw new SignerFlowError("locked");
+  return counted.attempts;
+}
+
+/** Gives back a claimed try that could not be evaluated (no usable face in the picture). */
+export async function releaseFacialAttempt(signerId: string, db: Db): Promise<void> {
+  await db
+    .update(processSigners)
+    .set({ facialAttempts: sql`greatest(${processSigners.facialAttempts} - 1, 0)` })
+    .where(eq(processSigners.id, signerId));
+}
+
 /** How long a passed facial check authorizes signing. */
 export const FACIAL_VALID_SECONDS = 15 * 60;
 
@@ -15,7 +37,7 @@ export const FACIAL_VALID_SECONDS = 15 * 60;
  * for the audit trail). At most 3 tries per signer: the third failure locks the signer.
  */
 export async function recordFacialResult(
-  input: { token: string; signerId: string; result: boolean; score: number; selfieBlobKey: string },
+  input: { token: string; signerId: string; attempt: number; result: boolean; score: number; selfieBlobKey: string },
   db: Db,
 ): Promise<{ result: boolean; attemptsLeft: number; locked: boolean; facial: FacialCheck }> {
   const context = await resolveSigningLink(input.token, db);
@@ -23,12 +45,8 @@ export async function recordFacialResult(
   if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
   const { process } = context;
   return db.transaction(async (tx) => {
-    const [counted] = await tx
-      .update(processSigners)
-      .set({ facialAttempts: sql`${processSigners.facialAttempts} + 1` })
-      .where(and(eq(processSigners.id, signer.id), lt(processSigners.facialAttempts, MAX_FACIAL_ATTEMPTS), isNull(processSigners.lockedAt)))
-      .returning({ attempts: processSigners.facialAttempts, signData: processSigners.signData });
-    if (!counted) throw new SignerFlowError("locked");
+    const [current] = await tx.select({ signData: processSigners.signData }).from(processSigners).where(eq(processSigners.id, signer.id));
+    const counted = { attempts: input.attempt, signData: current.signData };
     const facial: FacialCheck = {
       result: input.result,
       msg: input.result ? "Validación facial exitosa" : "El rostro no coincide con el registrado",

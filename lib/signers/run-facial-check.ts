@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import type { Services } from "@/lib/runtime/services";
 import { assessLiveness, type LivenessChallenge } from "@/lib/faces/assess-liveness";
 import { analyzeFace } from "@/lib/faces/analyze-face";
@@ -8,7 +9,7 @@ import { logInfo } from "@/lib/runtime/log";
 import { encryptBiometric } from "./encrypt-biometric";
 import { facialChallengeFor } from "./facial-challenge";
 import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
-import { recordFacialResult } from "./record-facial-result";
+import { claimFacialAttempt, recordFacialResult, releaseFacialAttempt } from "./record-facial-result";
 import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
 
@@ -45,11 +46,15 @@ export async function runFacialCheck(
   const context = await resolveSigningLink(input.token, db);
   const signer = actingSigner(context, input.signerId);
   if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
-  if (signer.facialAttempts >= MAX_FACIAL_ATTEMPTS) throw new SignerFlowError("locked");
   const organizationId = context.process.organizationId;
-  const attempt = signer.facialAttempts + 1;
+  // the try is counted before the (slow) face analysis, so parallel tries cannot exceed three
+  const attempt = await claimFacialAttempt(signer.id, db);
   const challenge = facialChallengeFor(config.secretKey, signer.id, attempt);
-  const retry = (reason: FacialRetryReason): FacialCheckOutcome => ({ status: "retry", reason, attemptsLeft: MAX_FACIAL_ATTEMPTS - signer.facialAttempts, challenge });
+  const retry = async (reason: FacialRetryReason): Promise<FacialCheckOutcome> => {
+    // an unusable picture is not a try: it is given back
+    await releaseFacialAttempt(signer.id, db);
+    return { status: "retry", reason, attemptsLeft: MAX_FACIAL_ATTEMPTS - attempt + 1, challenge };
+  };
 
   const registry = await findRegistryPhoto({ organizationId, nat: signer.nat, docId: signer.docId }, db, { blobs, secretKey: config.secretKey });
   const reference = registry ?? input.idDocument;
@@ -77,10 +82,11 @@ export async function runFacialCheck(
   }
   const passed = liveness.live && match.decision === "match";
 
-  const prefix = `${organizationId}/selfies/${context.process.id.replace(":", "-")}/${signer.id}-${attempt}`;
+  // each try's evidence under its own id: parallel tries never overwrite each other's selfie
+  const prefix = `${organizationId}/selfies/${context.process.id.replace(":", "-")}/${signer.id}-${attempt}-${crypto.randomUUID()}`;
   await blobs.put(`${prefix}.jpg.enc`, encryptBiometric(input.frames[0], config.secretKey, organizationId), "application/octet-stream");
   if (!registry) await blobs.put(`${prefix}-id-document.enc`, encryptBiometric(reference, config.secretKey, organizationId), "application/octet-stream");
-  const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc` }, db);
+  const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, attempt, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc` }, db);
   const durationMs = Math.round(performance.now() - started);
   logInfo("facial check", { processId: context.process.id, signerId: signer.id, attempt, passed, live: liveness.live, similarity: match.similarity, durationMs });
   return {

@@ -14,7 +14,7 @@ import { completeSignerSignature } from "./complete-signer-signature";
 import { declineSignature } from "./decline-signature";
 import { openSigningLink } from "./open-signing-link";
 import { prepareSignerSignature } from "./prepare-signer-signature";
-import { recordFacialResult } from "./record-facial-result";
+import { claimFacialAttempt, recordFacialResult } from "./record-facial-result";
 import { verifySignerIdentity } from "./verify-signer-identity";
 
 const pdfBytes = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/valid/libreoffice70-tiny.pdf"));
@@ -64,6 +64,12 @@ async function signAs(token: string, signerId: string) {
   return { plan, result: await completeSignerSignature({ token, signerId, signedDocuments, pinfo: { given_name: "Ana", family_name: "Pérez" } }, db) };
 }
 
+/** One facial try as the flow makes it: the attempt is claimed first, then its result recorded. */
+async function facialTry(input: { token: string; signerId: string; result: boolean; score: number; selfieBlobKey: string }) {
+  const attempt = await claimFacialAttempt(input.signerId, db);
+  return recordFacialResult({ ...input, attempt }, db);
+}
+
 describe("signer use cases", () => {
   it("shared link, sign order, facial: identity, facial tries, order, completion with callback", async () => {
     const { id, tokens } = await newProcess("shared", {
@@ -80,8 +86,8 @@ describe("signer use cases", () => {
     const first = await verifySignerIdentity({ token, nat: "PER", docId: "11111111" }, db);
     expect(first.facialRequired).toBe(true);
     await expect(prepareSignerSignature({ token, signerId: first.signerId }, db)).rejects.toMatchObject({ reason: "facial_required" });
-    expect(await recordFacialResult({ token, signerId: first.signerId, result: false, score: 0.2, selfieBlobKey: "s/1.jpg" }, db)).toMatchObject({ attemptsLeft: 2, locked: false });
-    expect(await recordFacialResult({ token, signerId: first.signerId, result: true, score: 0.97, selfieBlobKey: "s/2.jpg" }, db)).toMatchObject({ result: true, attemptsLeft: 1 });
+    expect(await facialTry({ token, signerId: first.signerId, result: false, score: 0.2, selfieBlobKey: "s/1.jpg" })).toMatchObject({ attemptsLeft: 2, locked: false });
+    expect(await facialTry({ token, signerId: first.signerId, result: true, score: 0.97, selfieBlobKey: "s/2.jpg" })).toMatchObject({ result: true, attemptsLeft: 1 });
 
     const { plan, result } = await signAs(token, first.signerId);
     expect(plan.isLastSigner).toBe(false);
@@ -109,9 +115,17 @@ describe("signer use cases", () => {
     await expect(verifySignerIdentity({ token: tokens[0], docId: "33333333" }, db)).rejects.toMatchObject({ code: "LOCKED" });
 
     const { signerId } = await verifySignerIdentity({ token: tokens[1], docId: "44444444" }, db);
-    for (let i = 0; i < 2; i++) await recordFacialResult({ token: tokens[1], signerId, result: false, score: 0.1, selfieBlobKey: "s.jpg" }, db);
-    expect(await recordFacialResult({ token: tokens[1], signerId, result: false, score: 0.1, selfieBlobKey: "s.jpg" }, db)).toMatchObject({ locked: true, attemptsLeft: 0 });
-    await expect(recordFacialResult({ token: tokens[1], signerId, result: true, score: 1, selfieBlobKey: "s.jpg" }, db)).rejects.toMatchObject({ code: "LOCKED" });
+    for (let i = 0; i < 2; i++) await facialTry({ token: tokens[1], signerId, result: false, score: 0.1, selfieBlobKey: "s.jpg" });
+    expect(await facialTry({ token: tokens[1], signerId, result: false, score: 0.1, selfieBlobKey: "s.jpg" })).toMatchObject({ locked: true, attemptsLeft: 0 });
+    await expect(facialTry({ token: tokens[1], signerId, result: true, score: 1, selfieBlobKey: "s.jpg" })).rejects.toMatchObject({ code: "LOCKED" });
+  });
+
+  it("facial tries are claimed atomically: 10 parallel tries get exactly 3 claims, the rest are refused as locked", async () => {
+    const { tokens } = await newProcess("per-signer", { signers: [{ doc_id: "77777777", signChallenges: ["facial"] }] });
+    const { signerId } = await verifySignerIdentity({ token: tokens[0], docId: "77777777" }, db);
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => claimFacialAttempt(signerId, db)));
+    expect(outcomes.filter((o) => o.status === "fulfilled").map((o) => (o as PromiseFulfilledResult<number>).value).sort()).toEqual([1, 2, 3]);
+    expect(outcomes.filter((o) => o.status === "rejected").every((o) => (o as PromiseRejectedResult).reason.code === "LOCKED")).toBe(true);
   });
 
   it("without order, a stale revision is refused (CONFLICT) instead of losing a signature", async () => {

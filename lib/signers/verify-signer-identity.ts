@@ -23,32 +23,17 @@ export async function verifySignerIdentity(
   const owner = link.signerId ? signers.find((s) => s.id === link.signerId) : undefined;
   if (link.lockedAt || owner?.lockedAt) throw new SignerFlowError("locked");
   const match = (owner ? [owner] : signers).find((s) => s.nat === nat && s.docId === docId);
+  // the attempt is counted before the answer is known, so a parallel burst cannot try more than five
+  const counter = owner ? { table: processSigners, id: owner.id } : { table: processLinks, id: link.id };
+  const claimed = await claimIdAttempt(counter, db);
+  if (claimed === undefined) throw new SignerFlowError("locked");
   if (!match) {
-    const failures = await db.transaction(async (tx) => {
-      const table = owner ? processSigners : processLinks;
-      const [row] = owner
-        ? await tx
-            .update(processSigners)
-            .set({ failedIdAttempts: sql`${processSigners.failedIdAttempts} + 1` })
-            .where(eq(processSigners.id, owner.id))
-            .returning({ failed: processSigners.failedIdAttempts })
-        : await tx
-            .update(processLinks)
-            .set({ failedIdAttempts: sql`${processLinks.failedIdAttempts} + 1` })
-            .where(eq(processLinks.id, link.id))
-            .returning({ failed: processLinks.failedIdAttempts });
-      if (row.failed >= MAX_ID_ATTEMPTS) {
-        await tx.update(table).set({ lockedAt: new Date() }).where(and(eq(table.id, owner?.id ?? link.id), isNull(table.lockedAt)));
-      }
-      await recordProcessEvent(
-        { processId: process.id, organizationId: process.organizationId, kind: "identity_failed", signerId: owner?.id, detail: { attempt: row.failed } },
-        tx,
-      );
-      return row.failed;
-    });
-    if (failures >= MAX_ID_ATTEMPTS) throw new SignerFlowError("locked");
-    throw new SignerFlowError("wrong_id", MAX_ID_ATTEMPTS - failures);
+    await recordProcessEvent({ processId: process.id, organizationId: process.organizationId, kind: "identity_failed", signerId: owner?.id, detail: { attempt: claimed } }, db);
+    if (claimed >= MAX_ID_ATTEMPTS) throw new SignerFlowError("locked");
+    throw new SignerFlowError("wrong_id", MAX_ID_ATTEMPTS - claimed);
   }
+  // the right number gives its attempt back
+  await releaseIdAttempt(counter, db);
   if (match.status === "signed") throw new SignerFlowError("already_signed");
   if (match.status === "rejected") throw new SignerFlowError("signer_rejected");
   if (match.lockedAt) throw new SignerFlowError("locked");
@@ -58,3 +43,28 @@ export async function verifySignerIdentity(
   });
   return { signerId: match.id, facialRequired: match.signChallenges.includes("facial") };
 }
+
+type IdCounter = { table: typeof processSigners | typeof processLinks; id: string };
+
+/** One conditional UPDATE … RETURNING: refused (undefined) once locked; the fifth claim locks. */
+async function claimIdAttempt({ table, id }: IdCounter, db: Db): Promise<number | undefined> {
+  const next = sql`${table.failedIdAttempts} + 1`;
+  const [row] = await db
+    .update(table)
+    .set({ failedIdAttempts: next, lockedAt: sql`case when ${next} >= ${MAX_ID_ATTEMPTS} then now() else null end` })
+    .where(and(eq(table.id, id), isNull(table.lockedAt)))
+    .returning({ failed: table.failedIdAttempts });
+  return row?.failed;
+}
+
+async function releaseIdAttempt({ table, id }: IdCounter, db: Db): Promise<void> {
+  await db
+    .update(table)
+    .set({
+      failedIdAttempts: sql`greatest(${table.failedIdAttempts} - 1, 0)`,
+      // only the lock this counter set (at exactly the limit) is lifted; a lock for another reason stays
+      lockedAt: sql`case when ${table.failedIdAttempts} >= ${MAX_ID_ATTEMPTS} and ${table.failedIdAttempts} - 1 < ${MAX_ID_ATTEMPTS} then null else ${table.lockedAt} end`,
+    })
+    .where(eq(table.id, id));
+}
+
