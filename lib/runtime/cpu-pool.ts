@@ -160,6 +160,18 @@ export function cpuPool(): CpuPool {
   return holder[POOL];
 }
 
+const FACE_POOL = Symbol.for("firmaviva.face-pool");
+
+/**
+ * Face analysis gets its own single worker: the models (~300 MB with the WASM runtime) load once
+ * there, on first use, instead of in every worker of the main pool.
+ */
+export function facePool(): CpuPool {
+  const holder = globalThis as { [FACE_POOL]?: CpuPool };
+  holder[FACE_POOL] ??= new CpuPool({ size: 1, maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"), taskTimeoutMs: 120_000, maxHeapMb: 1024 });
+  return holder[FACE_POOL];
+}
+
 function numberFromEnv(name: string): number | undefined {
   const value = Number(process.env[name]);
   return Number.isFinite(value) && value > 0 ? value : undefined;

@@ -6,6 +6,7 @@ import { produceStampedPdf } from "@/lib/stamp-signing/produce-stamped-pdf";
 import type { SigningPlan } from "@/lib/stamp-signing/plan-stamp-signature";
 import type { SignPdfFields } from "@/lib/stamp-signing/schemas";
 import { importPkcs12 } from "@/lib/pki/import-pkcs12";
+import { judgeFacialTry } from "@/lib/signers/judge-facial-try";
 import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
 
 /** Lets a task ask the main thread for what only it has; the names are the run's `calls`. */
@@ -33,6 +34,8 @@ export const cpuTasks = {
       verifyUrl: input.verifyUrl,
       signedAt: input.signedAt,
     }),
+  // on the face pool only (one worker): the models are loaded once, in that worker
+  "judge-facial-try": (input: Parameters<typeof judgeFacialTry>[0]) => judgeFacialTry(input),
   "import-pkcs12": (input: { bytes: Uint8Array; password: string }) => importPkcs12(input.bytes, input.password),
   // never reached from a route: the pool's tests and the bench prove its time and memory limits with them
   "diagnose-spin": (input: { ms: number }) => {

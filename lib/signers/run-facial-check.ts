@@ -1,9 +1,7 @@
 import crypto from "node:crypto";
 import type { Services } from "@/lib/runtime/services";
-import { assessLiveness, type LivenessChallenge } from "@/lib/faces/assess-liveness";
-import { analyzeFace } from "@/lib/faces/analyze-face";
-import { FaceError } from "@/lib/faces/face-error";
-import { matchFaces } from "@/lib/faces/match-faces";
+import type { LivenessChallenge } from "@/lib/faces/assess-liveness";
+import { facePool } from "@/lib/runtime/cpu-pool";
 import { findRegistryPhoto } from "@/lib/registry-photos/find-registry-photo";
 import { logInfo } from "@/lib/runtime/log";
 import { encryptBiometric } from "./encrypt-biometric";
@@ -59,27 +57,11 @@ export async function runFacialCheck(
   const registry = await findRegistryPhoto({ organizationId, nat: signer.nat, docId: signer.docId }, db, { blobs, secretKey: config.secretKey });
   const reference = registry ?? input.idDocument;
   if (!reference) return retry("id_document_required");
-  if (!registry) {
-    try {
-      await analyzeFace(reference, { multipleFaces: "largest" });
-    } catch (error) {
-      if (!(error instanceof FaceError)) throw error;
-      return retry(error.reason === "MULTIPLE_FACES" ? "id_document_multiple_faces" : error.reason === "INVALID_IMAGE" ? "id_document_unreadable" : "id_document_no_face");
-    }
-  }
-
-  const liveness = await assessLiveness(input.frames, { challenge });
-  const firstFrame = liveness.reasons.find((r) => r.startsWith("frame-0-"));
-  if (liveness.reasons.includes("too-few-faces") || firstFrame) {
-    return retry(firstFrame?.endsWith("multiple-faces") ? "selfie_multiple_faces" : firstFrame?.endsWith("too-small") ? "selfie_too_small" : "selfie_no_face");
-  }
-  let match;
-  try {
-    match = await matchFaces(input.frames[0], reference);
-  } catch (error) {
-    if (!(error instanceof FaceError)) throw error;
-    return retry(error.reason === "MULTIPLE_FACES" ? "selfie_multiple_faces" : error.reason === "FACE_TOO_SMALL" ? "selfie_too_small" : "selfie_no_face");
-  }
+  // the face models run in their own worker: a try costs a second of CPU the event loop never sees
+  const judged = await facePool().run("judge-facial-try", { frames: input.frames, reference, referenceIsIdDocument: !registry, challenge });
+  if (judged.kind === "retry") return retry(judged.reason);
+  const liveness = { live: judged.live, reasons: judged.reasons };
+  const match = { similarity: judged.similarity, threshold: judged.threshold, decision: judged.decision };
   const passed = liveness.live && match.decision === "match";
 
   // each try's evidence under its own id: parallel tries never overwrite each other's selfie
