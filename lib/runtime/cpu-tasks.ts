@@ -7,6 +7,7 @@ import type { SigningPlan } from "@/lib/stamp-signing/plan-stamp-signature";
 import type { SignPdfFields } from "@/lib/stamp-signing/schemas";
 import { importPkcs12 } from "@/lib/pki/import-pkcs12";
 import { judgeFacialTry } from "@/lib/signers/judge-facial-try";
+import { produceProcessSignature, type ProcessSignatureInput } from "@/lib/signers/produce-process-signature";
 import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
 
 /** Lets a task ask the main thread for what only it has; the names are the run's `calls`. */
@@ -34,6 +35,8 @@ export const cpuTasks = {
       verifyUrl: input.verifyUrl,
       signedAt: input.signedAt,
     }),
+  "produce-process-signature": (input: ProcessSignatureInput, context: TaskContext) =>
+    produceProcessSignature(input, (digest) => context.call("timestamp", digest) as Promise<Uint8Array>),
   // on the face pool only (one worker): the models are loaded once, in that worker
   "judge-facial-try": (input: Parameters<typeof judgeFacialTry>[0]) => judgeFacialTry(input),
   "import-pkcs12": (input: { bytes: Uint8Array; password: string }) => importPkcs12(input.bytes, input.password),

@@ -2,17 +2,14 @@ import { createHash } from "node:crypto";
 import type { Services } from "@/lib/runtime/services";
 import type { SignerPinfo } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { signPdf } from "@/lib/pdf/sign-pdf";
-import { signCadesDetached } from "@/lib/pki/sign-cms-detached";
 import { issueSignerCertificate, type PersonIdType } from "@/lib/pki/issue-certificate";
-import { drawStamp } from "@/lib/stamp/draw-stamp";
 import { crlBaseUrl, loadPlatformPki } from "@/lib/certificates/load-platform-pki";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { storeCertificate } from "@/lib/certificates/store-certificate";
-import { signatureTimestampFrom, timeStamperFor } from "@/lib/certificates/time-stamp-authority";
-import { addValidationData, finishDocumentForLongTerm } from "@/lib/certificates/finish-long-term-validation";
-import { toAppError } from "@/lib/stamp-signing/to-app-error";
-import { prepareSignerSignature, type DocumentToSign } from "./prepare-signer-signature";
+import { timeStamperFor } from "@/lib/certificates/time-stamp-authority";
+import { validationData } from "@/lib/certificates/finish-long-term-validation";
+import { cpuPool } from "@/lib/runtime/cpu-pool";
+import { prepareSignerSignature } from "./prepare-signer-signature";
 import { completeSignerSignature, type SignedDocument } from "./complete-signer-signature";
 
 const SIGNER_CERTIFICATE_MINUTES = 10;
@@ -53,44 +50,45 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
   await storeCertificate(db, { certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey });
   const signer = { certificateDer: certificate.certificateDer, privateKey: certificate.privateKey, chainDer: [pki.issuing.certificateDer] };
   const timeStamper = await timeStamperFor(db, settings);
+  const validation = await validationData([certificate.certificateDer], db, settings);
   const signedAt = new Date();
 
   const signedDocuments: SignedDocument[] = [];
   for (const document of plan.documents) {
     const original = await blobs.get(document.blobKey);
     if (!original) throw new AppError("GONE", `el documento ${document.name} ya no está disponible`);
-    let signed: Uint8Array;
-    try {
-      const stamp = await drawStamp({
-        data: {
-          names: givenNames,
-          lastNames,
-          personIdType: identity.idType,
-          personId: plan.signer.docId,
-          nationality: identity.nationality,
-          signType: "digital",
-          txToken: plan.processId.split(":")[0],
-          signedAt,
-          environment: config.APP_ENV,
-          verifyUrl: `${config.publicUrl}/verify`,
+    // drawing and signing run in the worker pool; the database-backed TSA answers from here
+    const signed = await cpuPool().run(
+      "produce-process-signature",
+      {
+        original,
+        stamp: {
+          data: {
+            names: givenNames,
+            lastNames,
+            personIdType: identity.idType,
+            personId: plan.signer.docId,
+            nationality: identity.nationality,
+            signType: "digital",
+            txToken: plan.processId.split(":")[0],
+            signedAt,
+            environment: config.APP_ENV,
+            verifyUrl: `${config.publicUrl}/verify`,
+          },
+          size: document.stampSize === 2 ? 2 : 1,
         },
-        qr: null,
-        size: document.stampSize === 2 ? 2 : 1,
-      });
-      signed = await signPdf(original, {
-        sign: (digest) => signCadesDetached({ digest, signer, signatureTimestamp: signatureTimestampFrom(timeStamper) }),
+        slot: document.stampRect,
+        pageIndex: document.stampPage.pageIndex,
+        appendPage: document.appendStampPage ? { width: document.stampPage.width, height: document.stampPage.height } : undefined,
+        signer,
         signerName: `${givenNames} ${lastNames}`,
         reason: plan.description ? `Firma del proceso: ${plan.description}`.slice(0, 200) : "Firma del proceso",
-        signingTime: signedAt,
-        appendPage: document.appendStampPage ? { width: document.stampPage.width, height: document.stampPage.height } : undefined,
-        widget: { pageIndex: document.stampPage.pageIndex, rect: fitStamp(document, stamp), appearance: stamp },
-      });
-      signed = plan.isLastSigner
-        ? await finishDocumentForLongTerm(signed, [certificate.certificateDer], db, settings)
-        : await addValidationData(signed, [certificate.certificateDer], db, settings);
-    } catch (error) {
-      throw toAppError(error);
-    }
+        signedAt,
+        validation,
+        archive: plan.isLastSigner,
+      },
+      { timestamp: (digest: Uint8Array) => timeStamper(digest) },
+    );
     await blobs.put(document.outputBlobKey, signed, "application/pdf");
     signedDocuments.push({
       documentId: document.documentId,
@@ -101,13 +99,3 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
   }
   return completeSignerSignature({ token: input.token, signerId: input.signerId, signedDocuments, signAction: "sign", pinfo: pinfo ?? undefined }, db);
 }
-
-/** The grid slot's box, shrunk to the drawn stamp's proportions so the stamp is never distorted. */
-function fitStamp(document: DocumentToSign, stamp: { width: number; height: number }) {
-  const slot = document.stampRect;
-  const scale = Math.min(slot.width / stamp.width, slot.height / stamp.height);
-  const width = stamp.width * scale;
-  const height = stamp.height * scale;
-  return { x: slot.x + (slot.width - width) / 2, y: slot.y + (slot.height - height) / 2, width, height };
-}
-

@@ -1,0 +1,54 @@
+import { finishLongTermValidation, type LongTermValidationInput } from "@/lib/pdf/add-document-timestamp";
+import { signPdf } from "@/lib/pdf/sign-pdf";
+import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
+import { signCadesDetached } from "@/lib/pki/sign-cms-detached";
+import { drawStamp, type DrawStampInput } from "@/lib/stamp/draw-stamp";
+import { toAppError } from "@/lib/stamp-signing/to-app-error";
+import { createHash } from "node:crypto";
+
+export type ProcessSignatureInput = {
+  original: Uint8Array;
+  stamp: { data: DrawStampInput["data"]; size: 1 | 2 };
+  /** The grid slot the stamp goes in, on `pageIndex` (appended when `appendPage` is set). */
+  slot: { x: number; y: number; width: number; height: number };
+  pageIndex: number;
+  appendPage?: { width: number; height: number };
+  signer: CmsSignerInput;
+  signerName: string;
+  reason: string;
+  signedAt: Date;
+  validation: Pick<LongTermValidationInput, "certificates" | "crls">;
+  /** The last signer also adds the document time-stamp (B-LTA). */
+  archive: boolean;
+};
+
+/**
+ * One process signer's signature on one file, a pure function of its input plus the time-stamp
+ * source (it runs in the worker pool): stamp drawn, incremental CAdES signature with its
+ * time-stamp, validation data, and for the last signer the document time-stamp.
+ */
+export async function produceProcessSignature(input: ProcessSignatureInput, timestamp: (digestSha256: Uint8Array) => Promise<Uint8Array>): Promise<Uint8Array> {
+  try {
+    const stamp = await drawStamp({ data: input.stamp.data, qr: null, size: input.stamp.size });
+    const signed = await signPdf(input.original, {
+      sign: (digest) =>
+        signCadesDetached({ digest, signer: input.signer, signatureTimestamp: (value) => timestamp(new Uint8Array(createHash("sha256").update(value).digest())) }),
+      signerName: input.signerName,
+      reason: input.reason,
+      signingTime: input.signedAt,
+      appendPage: input.appendPage,
+      widget: { pageIndex: input.pageIndex, rect: fitStamp(input.slot, stamp), appearance: stamp },
+    });
+    return await finishLongTermValidation(signed, input.archive ? { ...input.validation, timestamp } : input.validation);
+  } catch (error) {
+    throw toAppError(error);
+  }
+}
+
+/** The grid slot's box, shrunk to the drawn stamp's proportions so the stamp is never distorted. */
+function fitStamp(slot: ProcessSignatureInput["slot"], stamp: { width: number; height: number }) {
+  const scale = Math.min(slot.width / stamp.width, slot.height / stamp.height);
+  const width = stamp.width * scale;
+  const height = stamp.height * scale;
+  return { x: slot.x + (slot.width - width) / 2, y: slot.y + (slot.height - height) / 2, width, height };
+}
