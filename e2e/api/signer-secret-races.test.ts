@@ -1,4 +1,7 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SHARED_DIR } from "../fixtures/shared-dir";
 import { SECRET, startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { login, processApi, signer, type ProcessApi } from "../fixtures/process-api-client";
 
@@ -14,7 +17,7 @@ afterAll(async () => {
   await seeded?.server.stop();
 });
 
-describe("ID-number checks are atomic under parallel requests (PGlite and PostgreSQL)", () => {
+describe("ID-number and facial checks are atomic under parallel requests (PGlite and PostgreSQL)", () => {
   it("20 parallel tries, 19 wrong numbers and the right one: at most 5 are evaluated, and then the right number is refused too", async () => {
     const person = signer({ signChallenges: [] });
     const response = await api.create({ signers: [person], description: "carrera de DNI" });
@@ -35,4 +38,28 @@ describe("ID-number checks are atomic under parallel requests (PGlite and Postgr
     // unless the right number was among the five evaluated (its attempt given back), the link is locked
     expect(after.status).toBe(succeeded ? 200 : 423);
   });
+
+  it("10 parallel facial tries: exactly 3 are evaluated, the rest are refused as locked", async () => {
+    const person = signer({ signChallenges: ["facial"] });
+    const response = await api.create({ signers: [person], description: "carrera facial" });
+    expect(response.status, await response.clone().text()).toBe(201);
+    const token = ((await response.json()).msg as { link: string }[])[0].link.split("/").pop()!;
+    const session = await fetch(`${seeded.server.baseUrl}/api/signer/${token}/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ nat: "PER", docId: person.doc_id }) });
+    expect(session.status).toBe(200);
+    const cookie = session.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const face = fs.readFileSync(path.join(SHARED_DIR, "fixtures/faces/person-a-obama/a2-selfie-like-480x640.jpg"));
+    const portrait = fs.readFileSync(path.join(SHARED_DIR, "fixtures/faces/person-a-obama/a1-id-portrait-413x531.jpg"));
+    const tryOnce = () => {
+      const form = new FormData();
+      // three identical frames: a judged try that fails liveness, so each one counts
+      for (let i = 0; i < 3; i++) form.append("frame", new Blob([face], { type: "image/jpeg" }), `f${i}.jpg`);
+      form.append("idDocument", new Blob([portrait], { type: "image/jpeg" }), "dni.jpg");
+      return fetch(`${seeded.server.baseUrl}/api/signer/${token}/facial`, { method: "POST", headers: { cookie }, body: form }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    };
+    const answers = await Promise.all(Array.from({ length: 10 }, tryOnce));
+    const evaluated = answers.filter((a) => a.status === 200 && (a.body.status === "failed" || a.body.status === "locked" || a.body.status === "passed"));
+    expect(evaluated.length).toBe(3);
+    expect(answers.filter((a) => a.status === 423).length).toBe(7);
+  }, 180_000);
 });
+
