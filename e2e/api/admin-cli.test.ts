@@ -47,7 +47,7 @@ describe("admin CLI", () => {
     expect(duplicate.stderr).toContain("ya existe");
     const weak = cli("user:create", "--org", "acme.pe", "--email", "v@acme.pe", "--password", "123", "--role", "viewer");
     expect(weak.code).toBe(1);
-    expect(weak.stderr).toContain("al menos 8 caracteres");
+    expect(weak.stderr).toContain("al menos 12 caracteres");
     const unknown = cli("credential:create", "--org", "nobody.pe", "--clientname", "c@acme.pe", "--secret", "Secret-1234", "--role", "admin");
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("no existe la organización nobody.pe");
