@@ -69,3 +69,10 @@ export function clientAddress(request: Request): string {
   const forwarded = request.headers.get("x-forwarded-for");
   return forwarded?.split(",").pop()?.trim().slice(0, 64) || "unknown";
 }
+
+/** Deletes the rows of keys with no attempt in the last window and no block still running. */
+export async function forgetQuietLoginThrottles(db: Db): Promise<void> {
+  await db
+    .delete(loginThrottles)
+    .where(sql`${loginThrottles.windowStartedAt} < now() - make_interval(secs => ${WINDOW_SECONDS}) and (${loginThrottles.blockedUntil} is null or ${loginThrottles.blockedUntil} < now())`);
+}

@@ -1,4 +1,5 @@
 import type { JobHandler } from "@/lib/outbox/run-dispatcher";
+import { forgetQuietLoginThrottles } from "@/lib/auth/throttle-logins";
 import type { Services } from "./services";
 import { stampSignJobHandler } from "@/lib/stamp-signing/run-stamp-sign-job";
 import { processExpirySweep, processOutboxHandlers } from "@/lib/processes/outbox-handlers";
@@ -10,5 +11,9 @@ export function jobHandlers(services: Services): Record<string, JobHandler> {
 
 /** Periodic work (expiry sweeps). */
 export function periodicSweeps(services: Services): { everyMs: number; run: () => Promise<unknown> }[] {
-  return [{ everyMs: processExpirySweep.everyMs, run: () => processExpirySweep.run({}, services.db) }];
+  return [
+    { everyMs: processExpirySweep.everyMs, run: () => processExpirySweep.run({}, services.db) },
+    // throttle rows of quiet keys carry no information any more; sprays of invented accounts must not pile up
+    { everyMs: 10 * 60 * 1000, run: () => forgetQuietLoginThrottles(services.db) },
+  ];
 }

@@ -1,0 +1,56 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Db } from "@/db/client";
+import { loginThrottles } from "@/db/schema";
+import { isAppError } from "@/lib/errors";
+import { FREE_ATTEMPTS, forgetQuietLoginThrottles, throttleLogin } from "./throttle-logins";
+
+let db: Db;
+let close: () => Promise<void>;
+let dir: string;
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-throttle-"));
+  ({ db, close } = await openDatabase({ dataDir: dir }));
+}, 60_000);
+afterAll(async () => {
+  await close?.();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const fail = () => Promise.resolve(null);
+
+describe("throttleLogin", () => {
+  it("evaluates the free attempts, then refuses with the seconds to wait, without calling the check", async () => {
+    let checks = 0;
+    const check = () => {
+      checks++;
+      return fail();
+    };
+    for (let i = 0; i < FREE_ATTEMPTS.account; i++) expect(await throttleLogin({ account: "staff:a@b.c", address: "10.0.0.1" }, db, check)).toBeNull();
+    const refused = await throttleLogin({ account: "staff:a@b.c", address: "10.0.0.1" }, db, check).catch((e: unknown) => e);
+    expect(isAppError(refused) && refused.code).toBe("RATE_LIMITED");
+    expect((refused as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(checks).toBe(FREE_ATTEMPTS.account);
+  });
+
+  it("a success clears the account's count", async () => {
+    for (let i = 0; i < 3; i++) await throttleLogin({ account: "staff:ok@b.c", address: "10.0.0.2" }, db, fail);
+    expect(await throttleLogin({ account: "staff:ok@b.c", address: "10.0.0.2" }, db, () => Promise.resolve("me"))).toBe("me");
+    const rows = await db.select().from(loginThrottles).where(sql`${loginThrottles.key} = 'account:staff:ok@b.c'`);
+    expect(rows).toEqual([]);
+  });
+
+  it("quiet keys are forgotten by the sweep; running blocks are kept", async () => {
+    await db.insert(loginThrottles).values([
+      { key: "account:old", attempts: 3, windowStartedAt: new Date(Date.now() - 2 * 3600 * 1000) },
+      { key: "account:blocked", attempts: 9, windowStartedAt: new Date(Date.now() - 2 * 3600 * 1000), blockedUntil: new Date(Date.now() + 600_000) },
+    ]);
+    await forgetQuietLoginThrottles(db);
+    const keys = (await db.select({ key: loginThrottles.key }).from(loginThrottles)).map((row) => row.key);
+    expect(keys).not.toContain("account:old");
+    expect(keys).toContain("account:blocked");
+  });
+});
