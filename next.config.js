@@ -28,6 +28,25 @@ const nextConfig = {
   experimental: {
     // Uploads are parsed by our own streaming multipart parser with its own limits (lib/http/parse-multipart.ts).
     serverActions: { bodySizeLimit: "60mb" },
+    // proxy.ts does not run for uploads (see its matcher); should a large page POST reach it, never truncate
+    proxyClientMaxBodySize: "60mb",
+  },
+  // API answers (documents, tokens, reports) get their security headers here: proxy.ts skips /api so
+  // that Next never buffers upload bodies for it (lib/http/security-headers.ts holds the page policy)
+  async headers() {
+    return [
+      {
+        source: "/api/:path*",
+        headers: [
+          { key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'" },
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "Cache-Control", value: "no-store" },
+          ...(process.env.PUBLIC_URL?.startsWith("https://") ? [{ key: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains" }] : []),
+        ],
+      },
+    ];
   },
 };
 

@@ -20,6 +20,9 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
+// Pages only. A proxy makes Next buffer (and past its limit, truncate) every request body it sees,
+// so uploads never go through it: API routes get their headers from next.config.js, and server
+// action posts (header next-action) answer with data, not documents that need a nonce.
 export const config = {
-  matcher: [{ source: "/((?!_next/static|_next/image|favicon.ico).*)" }],
+  matcher: [{ source: "/((?!api/|_next/static|_next/image|favicon.ico).*)", missing: [{ type: "header", key: "next-action" }] }],
 };

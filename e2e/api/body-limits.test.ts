@@ -1,12 +1,50 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SHARED_DIR } from "../fixtures/shared-dir";
+import { StampApiClient } from "../fixtures/stamp-api-client";
 import { startTestServer, type TestServer } from "../fixtures/start-test-server";
 
 let server: TestServer;
+let large: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ env: { MAX_UPLOAD_MB: "2" } });
-});
+  [server, large] = await Promise.all([startTestServer({ env: { MAX_UPLOAD_MB: "2" } }), startTestServer()]);
+}, 180_000);
 afterAll(async () => {
-  await server?.stop();
+  await Promise.all([server?.stop(), large?.stop()]);
+});
+
+/** A ~20 MB PDF: qpdf joins 20 distinct copies of a 1 MB fixture. */
+function twentyMegabytePdf(): Uint8Array {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-20mb-"));
+  const source = path.join(SHARED_DIR, "fixtures/pdfs/valid/classic-xref-pdftex-tracemonkey.pdf");
+  const pages: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    fs.copyFileSync(source, path.join(dir, `c${i}.pdf`));
+    pages.push(path.join(dir, `c${i}.pdf`), "1-z");
+  }
+  execFileSync("qpdf", ["--empty", "--pages", ...pages, "--", path.join(dir, "out.pdf")]);
+  return new Uint8Array(fs.readFileSync(path.join(dir, "out.pdf")));
+}
+
+describe("large uploads arrive whole", () => {
+  it("a 20 MB PDF is verified and signed (nothing in front of the API buffers or cuts bodies at 10 MB)", async () => {
+    const pdf = twentyMegabytePdf();
+    expect(pdf.length).toBeGreaterThan(15 * 1024 * 1024);
+    const form = new FormData();
+    form.append("file", new Blob([pdf as BlobPart], { type: "application/pdf" }), "grande.pdf");
+    const verified = await fetch(`${large.baseUrl}/api/verify`, { method: "POST", body: form });
+    expect(await verified.json()).toMatchObject({ success: true, verdict: "unsigned", fileSize: pdf.length });
+    const api = new StampApiClient(large.baseUrl);
+    await api.login("v2");
+    const signed = await api.signPdf({}, { pdf });
+    const body = await signed.json();
+    expect(body, JSON.stringify(body).slice(0, 200)).toMatchObject({ success: true });
+    const out = Buffer.from(body.signed_pdf, "base64");
+    expect(out.subarray(0, pdf.length).equals(Buffer.from(pdf))).toBe(true);
+  }, 180_000);
 });
 
 /** A body sent chunked (no Content-Length), `megabytes` long, produced as it is read. */
