@@ -35,6 +35,10 @@ export const ZEnv = z.object({
   ),
   ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().default("admin@demo.local")),
   ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(12, "must be at least 12 characters").optional()),
+  // read by the worker pool itself (lib/runtime/cpu-pool.ts); validated here so a typo stops the start
+  CPU_WORKERS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).optional()),
+  CPU_QUEUE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
+  CPU_TASK_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1000).max(3_600_000).optional()),
   TRUST_ANCHORS_FILE: optionalString,
   FRAME_ANCESTORS: z.preprocess(
     emptyAsUndefined,
