@@ -65,7 +65,7 @@ export async function throttleLogin<T>(input: { account: string; address: string
 }
 
 /** The client address as the nearest proxy (or Next itself) appended it to X-Forwarded-For. */
-export function clientAddress(request: Request): string {
+export function clientAddress(request: Request | { headers: Headers }): string {
   const forwarded = request.headers.get("x-forwarded-for");
   return forwarded?.split(",").pop()?.trim().slice(0, 64) || "unknown";
 }

@@ -2,6 +2,7 @@
 
 import { headers } from "next/headers";
 import { changeStaffPassword } from "@/lib/auth/change-staff-password";
+import { clientAddress } from "@/lib/auth/throttle-logins";
 import { currentStaff } from "@/lib/auth/require-staff";
 import type { ActionResult } from "@/lib/auth/run-staff-action";
 import { isAppError } from "@/lib/errors";
@@ -11,9 +12,9 @@ import { getServices } from "@/lib/runtime/services";
 export async function changePasswordAction(input: { currentPassword: string; newPassword: string }): Promise<ActionResult> {
   const staff = await currentStaff();
   if (!staff) return { ok: false, message: "Su sesión terminó; ingrese de nuevo." };
-  const forwarded = (await headers()).get("x-forwarded-for")?.split(",").pop()?.trim() || "unknown";
+  const address = clientAddress({ headers: await headers() });
   try {
-    await changeStaffPassword({ userId: staff.userId, currentPassword: String(input.currentPassword ?? ""), newPassword: String(input.newPassword ?? ""), address: forwarded }, (await getServices()).db);
+    await changeStaffPassword({ userId: staff.userId, currentPassword: String(input.currentPassword ?? ""), newPassword: String(input.newPassword ?? ""), address }, (await getServices()).db);
     return { ok: true, message: "Contraseña cambiada. Ingrese de nuevo con la nueva contraseña." };
   } catch (error) {
     if (isAppError(error)) return { ok: false, message: error.message, field: error.field };
