@@ -49,7 +49,7 @@ const bombs: [string, () => Uint8Array][] = [
   ["xref-stream chain, 1 section of 64 MB", () => xrefStreamChainBomb(1, 64)],
   ["xref-stream chain, 8 sections of 64 MB", () => xrefStreamChainBomb(8, 64)],
   ["xref-stream chain, 32 sections of 64 MB", () => xrefStreamChainBomb(32, 64)],
-  ["object stream of 200 MB", () => objectStreamBomb(200)],
+  ["object stream of 60 MB", () => objectStreamBomb(60)],
 ];
 
 describe("hostile uploads: a typed refusal, bounded server memory, /api/health answering meanwhile", () => {

@@ -32,7 +32,8 @@ describe("one decode budget per document (xref streams, object streams)", () => 
     expect(() => inspectPdf(xrefStreamChainBomb(4, 1))).not.toThrow();
   });
 
-  test("an object stream inflating to 200 MB is refused; one of 1 MB opens", () => {
+  test("object streams inflating to 60 MB (under the per-stream cap, over this file's budget) and 200 MB are refused; one of 1 MB opens", () => {
+    expect(refusal(objectStreamBomb(60)).code).toBe("PDF_TOO_COMPLEX");
     expect(refusal(objectStreamBomb(200)).code).toBe("PDF_TOO_COMPLEX");
     expect(inspectPdf(objectStreamBomb(1)).pageCount).toBe(1);
   });

@@ -40,7 +40,8 @@ export function xrefStreamChainBomb(sections: number, megabytesEach: number): Ui
     rows[(i + 1) * 7] = 1;
     rows.writeUInt32BE(offset, (i + 1) * 7 + 1);
   });
-  const body = zlib.deflateSync(Buffer.concat([rows, Buffer.alloc(megabytesEach * 1024 * 1024)]), { level: 9 });
+  // just under the 64 MB cap a single stream may inflate to, as the attack that found this did
+  const body = zlib.deflateSync(Buffer.concat([rows, Buffer.alloc(megabytesEach * 1024 * 1024 - 4096)]), { level: 9 });
   let prev: number | undefined;
   for (let s = 0; s < sections; s++) {
     const num = 4 + s;
