@@ -89,9 +89,16 @@ describe("body limits before reading", () => {
   it("a multipart upload sent chunked past the aggregate cap is cut off with 413, in the stamp-API shape", async () => {
     const boundary = "----fvlimit";
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
-    const response = await post("/api/verify", chunkedBody(40, head, `\r\n--${boundary}--\r\n`), { "content-type": `multipart/form-data; boundary=${boundary}` });
-    expect(response.status).toBe(413);
-    expect(await response.json()).toMatchObject({ success: false });
+    const answer = await post("/api/verify", chunkedBody(40, head, `\r\n--${boundary}--\r\n`), { "content-type": `multipart/form-data; boundary=${boundary}` }).catch((error: Error) => error);
+    // the server answers 413 and closes; a client still writing may see the close (EPIPE) before the answer
+    if (answer instanceof Response) {
+      expect(answer.status).toBe(413);
+      expect(await answer.json()).toMatchObject({ success: false });
+    } else {
+      expect(String((answer as Error & { cause?: { code?: string } }).cause?.code)).toMatch(/EPIPE|ECONNRESET|UND_ERR_SOCKET/);
+    }
+    // either way the server did not read 40 MB into memory and keeps answering
+    expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200);
   });
 });
 

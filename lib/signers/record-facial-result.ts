@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { processSigners, type FacialCheck } from "@/db/schema";
 import { recordProcessEvent } from "@/lib/processes/record-process-event";
 import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
-import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
+import { actingSigner, resolveSigningLink, type SigningContext } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
 
 /**
@@ -39,9 +39,11 @@ export const FACIAL_VALID_SECONDS = 15 * 60;
 export async function recordFacialResult(
   input: { token: string; signerId: string; attempt: number; result: boolean; score: number; selfieBlobKey: string },
   db: Db,
+  /** The link as it was when the try was claimed: a try already evaluated is recorded even if a parallel one locked the signer meanwhile. */
+  claimedWith?: SigningContext,
 ): Promise<{ result: boolean; attemptsLeft: number; locked: boolean; facial: FacialCheck }> {
-  const context = await resolveSigningLink(input.token, db);
-  const signer = actingSigner(context, input.signerId);
+  const context = claimedWith ?? (await resolveSigningLink(input.token, db));
+  const signer = claimedWith ? claimedWith.signers.find((s) => s.id === input.signerId)! : actingSigner(context, input.signerId);
   if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
   const { process } = context;
   return db.transaction(async (tx) => {

@@ -68,7 +68,7 @@ export async function runFacialCheck(
   const prefix = `${organizationId}/selfies/${context.process.id.replace(":", "-")}/${signer.id}-${attempt}-${crypto.randomUUID()}`;
   await blobs.put(`${prefix}.jpg.enc`, encryptBiometric(input.frames[0], config.secretKey, organizationId), "application/octet-stream");
   if (!registry) await blobs.put(`${prefix}-id-document.enc`, encryptBiometric(reference, config.secretKey, organizationId), "application/octet-stream");
-  const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, attempt, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc` }, db);
+  const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, attempt, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc` }, db, context);
   const durationMs = Math.round(performance.now() - started);
   logInfo("facial check", { processId: context.process.id, signerId: signer.id, attempt, passed, live: liveness.live, similarity: match.similarity, durationMs });
   return {
