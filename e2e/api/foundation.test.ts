@@ -81,6 +81,31 @@ describe("refusals", () => {
       check: (text) => expect(JSON.parse(text)).toEqual({ error: "invalid_credentials" }),
     },
     {
+      name: "v3 token, missing password: the v3 {error} form, naming the field",
+      path: "/api/v3/auth/token",
+      body: { email: ADMIN_EMAIL },
+      status: 400,
+      check: (text) => {
+        const body = JSON.parse(text);
+        expect(Object.keys(body)).toEqual(["error"]);
+        expect(body.error).toContain("password");
+      },
+    },
+    {
+      name: "v3 token, body is not JSON",
+      path: "/api/v3/auth/token",
+      body: "{not json",
+      status: 400,
+      check: (text) => expect(Object.keys(JSON.parse(text))).toEqual(["error"]),
+    },
+    {
+      name: "process login, missing password: 404 as the spec documents for login",
+      path: "/api/auth/login",
+      body: { username: ORG_DOMAIN, clientname: ADMIN_EMAIL },
+      status: 404,
+      check: (text) => expect(text).toBe("not found"),
+    },
+    {
       name: "process login, wrong secret",
       path: "/api/auth/login",
       body: { username: ORG_DOMAIN, clientname: ADMIN_EMAIL, password: "nope-nope" },
@@ -98,8 +123,8 @@ describe("refusals", () => {
       name: "process login, body is not JSON",
       path: "/api/auth/login",
       body: "{not json",
-      status: 400,
-      check: (text) => expect(text).toBe("bad request"),
+      status: 404,
+      check: (text) => expect(text).toBe("not found"),
     },
   ];
   for (const c of cases) {
@@ -110,10 +135,10 @@ describe("refusals", () => {
     });
   }
 
-  it("names the missing field of a process-API 400 in X-Error-Detail", async () => {
+  it("names the missing field of a refused login in X-Error-Detail, the body staying `not found`", async () => {
     const response = await post("/api/auth/login", { username: ORG_DOMAIN, password: "x" });
-    expect(response.status).toBe(400);
-    expect(await response.text()).toBe("bad request");
+    expect(response.status).toBe(404);
+    expect(await response.text()).toBe("not found");
     expect(response.headers.get("x-error-detail")).toContain("clientname");
   });
 });

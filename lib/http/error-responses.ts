@@ -1,7 +1,8 @@
 import { BUSY_RETRY_AFTER_SECONDS, isAppError, type AppError, type ErrorCode } from "@/lib/errors";
 import { logError } from "@/lib/runtime/log";
 
-export type ApiFamily = "stamp" | "process" | "json";
+/** `stamp-v3-token` is the v3 token endpoint, whose every failure is `{error}` (decision 4). */
+export type ApiFamily = "stamp" | "stamp-v3-token" | "process" | "json";
 
 type Row = { status: number; stamp: string | null; process: string };
 
@@ -58,11 +59,15 @@ export function errorResponse(error: unknown, family: ApiFamily): Response {
   if (status === 413) retry.connection = "close";
   if (family === "process") {
     const headers: Record<string, string> = { "content-type": "text/plain; charset=utf-8", ...retry };
-    if (status === 400 && appError) headers["x-error-detail"] = encodeHeader(appError.field ? `${appError.field}: ${appError.message}` : appError.message);
+    // a login refused for a malformed body still says which field, though its body is only `not found`
+    if (appError && (status === 400 || appError.field)) headers["x-error-detail"] = encodeHeader(appError.field ? `${appError.field}: ${appError.message}` : appError.message);
     return new Response(row.process, { status, headers });
   }
   const message = row.stamp ?? appError?.message ?? table.INTERNAL.stamp!;
   const specific = appError && appError.message !== appError.code && row.stamp === null ? appError.message : message;
+  if (family === "stamp-v3-token") {
+    return Response.json({ error: code === "INVALID_CREDENTIALS" ? "invalid_credentials" : specific }, { status, headers: retry });
+  }
   return Response.json({ success: false, message: specific, ...(family === "json" && appError?.field ? { field: appError.field } : {}) }, { status, headers: retry });
 }
 

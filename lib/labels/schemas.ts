@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZPageLimit } from "@/lib/http/page-limit";
 
 const emptyAsUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
 
@@ -19,7 +20,7 @@ export const ZLabelCursor = z.preprocess(
 );
 
 export const ZListLabelsQuery = z.object({
-  limit: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100).default(20)),
+  limit: ZPageLimit,
   last_item: z.preprocess(emptyAsUndefined, ZLabelCursor.optional()),
 });
 export type ListLabelsQuery = z.infer<typeof ZListLabelsQuery>;

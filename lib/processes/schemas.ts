@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZPageLimit } from "@/lib/http/page-limit";
 import { processStatuses } from "@/db/schema";
 import { nationalIdProblem, normalizeDocId } from "./check-national-id";
 
@@ -122,7 +123,7 @@ const ZListCursorObject = z.object(
 export const ZListCursor = jsonText(ZListCursorObject);
 
 export const ZListProcessesQuery = z.object({
-  limit: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100).default(20)),
+  limit: ZPageLimit,
   creation_start: z.preprocess(emptyAsUndefined, ZCreationDate.optional().describe("YYYYMMDDThh:mm:ss+00:00")),
   creation_end: z.preprocess(emptyAsUndefined, ZCreationDate.optional().describe("YYYYMMDDThh:mm:ss+00:00")),
   status: z.preprocess(emptyAsUndefined, z.enum(processStatuses).optional()),
