@@ -80,7 +80,7 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; challeng
     frames.forEach((frame, i) => body.append("frame", frame, `frame-${i}.jpg`));
     if (idDocument) body.append("idDocument", idDocument, "id-document.jpg");
     const answer = await callSignerApi(`${props.api}/facial`, { method: "POST", body });
-    const result = answer.body as { status?: string; reason?: string; attemptsLeft?: number; challenge?: Challenge; live?: boolean; match?: { decision: string } };
+    const result = answer.body as { status?: string; reason?: string; attemptsLeft?: number; challenge?: Challenge; };
     if (answer.ok && result.status === "passed") {
       stopCamera();
       setFeedback({ tone: "info", text: t("facial.passed") });
@@ -96,7 +96,7 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; challeng
     if (answer.ok && result.status === "retry") {
       setFeedback({ tone: "error", text: t(`facial.retry.${result.reason}` as SignerMessageKey), detail: t("facial.notCounted") });
     } else if (answer.ok && result.status === "failed") {
-      setFeedback({ tone: "error", text: t("facial.failed"), detail: t(result.live === false ? "facial.failed.live" : "facial.failed.match") });
+      setFeedback({ tone: "error", text: t("facial.failed"), detail: t(result.reason === "not_live" ? "facial.failed.live" : "facial.failed.match") });
     } else if (answer.status === 0) {
       setFeedback({ tone: "error", text: t("error.network") });
     } else if (answer.status === 401) {

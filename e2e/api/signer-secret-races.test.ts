@@ -59,6 +59,12 @@ describe("ID-number and facial checks are atomic under parallel requests (PGlite
     const answers = await Promise.all(Array.from({ length: 10 }, tryOnce));
     const evaluated = answers.filter((a) => a.status === 200 && (a.body.status === "failed" || a.body.status === "locked" || a.body.status === "passed"));
     expect(evaluated.length).toBe(3);
+    // the browser learns pass/fail and a reason only: no similarity, threshold or liveness codes
+    for (const { body } of evaluated) {
+      expect(Object.keys(body).sort()).toEqual(expect.arrayContaining(["attemptsLeft", "challenge", "status", "success"]));
+      expect(Object.keys(body).every((key) => ["success", "status", "reason", "attemptsLeft", "challenge", "challenges", "ticket"].includes(key)), JSON.stringify(body)).toBe(true);
+      expect(JSON.stringify(body)).not.toMatch(/similarity|threshold|score|antispoof|frames-identical|0\.\d{2,}/);
+    }
     expect(answers.filter((a) => a.status === 423).length).toBe(7);
   }, 180_000);
 });

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import type { LivenessChallenge } from "@/lib/faces/assess-liveness";
 import { processSigners, type FacialCheck } from "@/db/schema";
 import { recordProcessEvent } from "@/lib/processes/record-process-event";
 import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
@@ -29,6 +30,18 @@ export async function releaseFacialAttempt(signerId: string, db: Db): Promise<vo
     .where(eq(processSigners.id, signerId));
 }
 
+/** Everything the server judged in one try, kept for the audit trail and the evidence (never sent to the browser). */
+export type FacialEvaluation = {
+  reference: "registry" | "id-document";
+  challenge: LivenessChallenge;
+  live: boolean;
+  livenessReasons: string[];
+  similarity: number;
+  threshold: number;
+  decision: "match" | "no-match";
+  durationMs: number;
+};
+
 /** How long a passed facial check authorizes signing. */
 export const FACIAL_VALID_SECONDS = 15 * 60;
 
@@ -37,7 +50,7 @@ export const FACIAL_VALID_SECONDS = 15 * 60;
  * for the audit trail). At most 3 tries per signer: the third failure locks the signer.
  */
 export async function recordFacialResult(
-  input: { token: string; signerId: string; attempt: number; result: boolean; score: number; selfieBlobKey: string },
+  input: { token: string; signerId: string; attempt: number; result: boolean; score: number; selfieBlobKey: string; evaluation?: FacialEvaluation },
   db: Db,
   /** The link as it was when the try was claimed: a try already evaluated is recorded even if a parallel one locked the signer meanwhile. */
   claimedWith?: SigningContext,
@@ -67,7 +80,7 @@ export async function recordFacialResult(
         organizationId: process.organizationId,
         kind: "facial_recorded",
         signerId: signer.id,
-        detail: { result: input.result, score: input.score, attempt: counted.attempts, checkId: facial.id },
+        detail: { result: input.result, score: input.score, attempt: counted.attempts, checkId: facial.id, ...(input.evaluation ?? {}) },
       },
       tx,
     );

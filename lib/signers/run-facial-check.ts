@@ -7,26 +7,24 @@ import { logInfo } from "@/lib/runtime/log";
 import { encryptBiometric } from "./encrypt-biometric";
 import { facialChallengeFor } from "./facial-challenge";
 import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
-import { claimFacialAttempt, recordFacialResult, releaseFacialAttempt } from "./record-facial-result";
+import { claimFacialAttempt, recordFacialResult, releaseFacialAttempt, type FacialEvaluation } from "./record-facial-result";
 import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
 
 /** Why a check could not be made; the try is not counted and the page says what to change. */
 export type FacialRetryReason = "id_document_required" | "id_document_no_face" | "id_document_multiple_faces" | "id_document_unreadable" | "selfie_no_face" | "selfie_multiple_faces" | "selfie_too_small";
 
+/** Why a counted try failed, as the signer may learn it: which step to redo, never by how much. */
+export type FacialFailure = "not_live" | "no_match";
+
+/**
+ * What the browser learns of a try: pass, fail and a human reason. Scores, thresholds and the
+ * liveness reason codes stay on the server (audit trail): they would let an attacker tune a fake.
+ */
 export type FacialCheckOutcome =
   | { status: "retry"; reason: FacialRetryReason; attemptsLeft: number; challenge: LivenessChallenge }
-  | {
-      status: "passed" | "failed" | "locked";
-      attemptsLeft: number;
-      /** The challenge of the next try (failed only). */
-      challenge: LivenessChallenge;
-      live: boolean;
-      livenessReasons: string[];
-      match: { similarity: number; threshold: number; decision: "match" | "no-match" };
-      reference: "registry" | "id-document";
-      durationMs: number;
-    };
+  | { status: "passed" | "locked"; attemptsLeft: number; challenge: LivenessChallenge }
+  | { status: "failed"; reason: FacialFailure; attemptsLeft: number; /** The challenge of the next try. */ challenge: LivenessChallenge };
 
 /**
  * The facial check of one try (`liveness:selfie` + `match:db:selfie` or `match:portrait:selfie`):
@@ -68,17 +66,21 @@ export async function runFacialCheck(
   const prefix = `${organizationId}/selfies/${context.process.id.replace(":", "-")}/${signer.id}-${attempt}-${crypto.randomUUID()}`;
   await blobs.put(`${prefix}.jpg.enc`, encryptBiometric(input.frames[0], config.secretKey, organizationId), "application/octet-stream");
   if (!registry) await blobs.put(`${prefix}-id-document.enc`, encryptBiometric(reference, config.secretKey, organizationId), "application/octet-stream");
-  const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, attempt, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc` }, db, context);
   const durationMs = Math.round(performance.now() - started);
-  logInfo("facial check", { processId: context.process.id, signerId: signer.id, attempt, passed, live: liveness.live, similarity: match.similarity, durationMs });
-  return {
-    status: passed ? "passed" : recorded.locked ? "locked" : "failed",
-    attemptsLeft: recorded.attemptsLeft,
-    challenge: facialChallengeFor(config.secretKey, signer.id, attempt + 1),
+  const evaluation: FacialEvaluation = {
+    reference: registry ? "registry" : "id-document",
+    challenge,
     live: liveness.live,
     livenessReasons: liveness.reasons,
-    match: { similarity: match.similarity, threshold: match.threshold, decision: match.decision },
-    reference: registry ? "registry" : "id-document",
+    similarity: match.similarity,
+    threshold: match.threshold,
+    decision: match.decision,
     durationMs,
   };
+  const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, attempt, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc`, evaluation }, db, context);
+  logInfo("facial check", { processId: context.process.id, signerId: signer.id, attempt, passed, live: liveness.live, similarity: match.similarity, durationMs });
+  const next = facialChallengeFor(config.secretKey, signer.id, attempt + 1);
+  if (passed) return { status: "passed", attemptsLeft: recorded.attemptsLeft, challenge: next };
+  if (recorded.locked) return { status: "locked", attemptsLeft: recorded.attemptsLeft, challenge: next };
+  return { status: "failed", reason: liveness.live ? "no_match" : "not_live", attemptsLeft: recorded.attemptsLeft, challenge: next };
 }
