@@ -6,7 +6,8 @@ import { DEFAULT_FACE_MATCH_THRESHOLD } from "./match-faces";
 import { measureHeadMotion, type HeadMotion } from "./measure-head-motion";
 
 /** What the signer page asked the signer to do while it captured the frames. */
-export type LivenessChallenge = "turn-left" | "turn-right" | "move-closer";
+export const LIVENESS_CHALLENGES = ["turn-left", "turn-right", "move-closer"] as const;
+export type LivenessChallenge = (typeof LIVENESS_CHALLENGES)[number];
 
 export interface LivenessAssessment {
   live: boolean;

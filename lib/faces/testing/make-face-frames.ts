@@ -1,0 +1,246 @@
+import jpeg from "jpeg-js";
+import { decodeImage } from "../decode-image";
+import type { FaceMesh } from "../measure-head-motion";
+
+/**
+ * Test and benchmark support: camera frames made from ONE still photo, for liveness checks.
+ *
+ * No footage of a real person moving exists in the fixtures, so every clip here is made from a
+ * photo. Two kinds are made, and the difference between them is the point of the liveness checks:
+ * - attacks, as someone holding or injecting a picture would: the still itself (slightly moved, as
+ *   a hand-held print), and the issue's fake turn (the middle of the face shifted sideways while the
+ *   head outline and everything else stay put);
+ * - stand-ins for a live signer, which imitate what a real head and camera do: every frame has its
+ *   own sensor noise, a turn moves the whole head (outline and hair too, the nose most), a blink
+ *   closes the eyelids, a smile widens the mouth. They are simulations: docs/faces.md says so.
+ */
+export const FRAME_WIDTH = 640;
+export const FRAME_HEIGHT = 480;
+
+export type Box = { x: number; y: number; width: number; height: number };
+export type Point = { x: number; y: number };
+
+/** A 640×480 RGBA picture with the face where the mesh says it is (frame pixels). */
+export interface FaceScene {
+  rgba: Buffer;
+  face: Box;
+  landmarks: { nose: Point; leftEye: Box; rightEye: Box; mouth: Box };
+}
+
+// MediaPipe face-mesh indexes used to place the simulated motions
+const EYE_IMAGE_LEFT = [33, 133, 159, 145, 160, 144, 158, 153];
+const EYE_IMAGE_RIGHT = [362, 263, 386, 374, 385, 380, 387, 373];
+const MOUTH = [61, 291, 0, 17, 13, 14, 78, 308];
+const NOSE_TIP = 1;
+
+/** Crops `photo` to 640×480 around the face (`face` in photo pixels), the face about 42 % of the width. */
+export function sceneFromPhoto(photo: Uint8Array, face: Box): Buffer {
+  const image = decodeImage(photo);
+  const k = image.width / image.originalWidth;
+  const cx = (face.x + face.width / 2) * k;
+  const cy = (face.y + face.height / 2) * k;
+  const scale = (face.width * k) / (0.42 * FRAME_WIDTH);
+  const out = Buffer.alloc(FRAME_WIDTH * FRAME_HEIGHT * 4);
+  for (let y = 0; y < FRAME_HEIGHT; y++) {
+    for (let x = 0; x < FRAME_WIDTH; x++) {
+      const sx = cx + (x - FRAME_WIDTH / 2) * scale;
+      const sy = cy + (y - FRAME_HEIGHT * 0.46) * scale;
+      sampleRgb(image.data, image.width, image.height, sx, sy, out, (y * FRAME_WIDTH + x) * 4);
+    }
+  }
+  return out;
+}
+
+/** Where the simulated motions act, from the face mesh of the scene's first frame. */
+export function placeScene(rgba: Buffer, box: Box, mesh: FaceMesh): FaceScene {
+  const boxOf = (indexes: number[]): Box => {
+    const xs = indexes.map((i) => mesh[i][0]);
+    const ys = indexes.map((i) => mesh[i][1]);
+    return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
+  };
+  return { rgba, face: box, landmarks: { nose: { x: mesh[NOSE_TIP][0], y: mesh[NOSE_TIP][1] }, leftEye: boxOf(EYE_IMAGE_LEFT), rightEye: boxOf(EYE_IMAGE_RIGHT), mouth: boxOf(MOUTH) } };
+}
+
+export type Motion = "still" | "warped-turn-left" | "warped-turn-right" | "turn-left" | "turn-right" | "look-up" | "blink" | "smile" | "move-closer";
+
+/**
+ * The picture at `progress` (0 = start pose, 1 = full movement) of `motion`. Attacks ("still",
+ * "warped-turn-*") add no sensor noise unless `noise` is given (an injected picture has none).
+ */
+export function frameOf(scene: FaceScene, motion: Motion, progress: number, options: { noise?: number; seed?: number } = {}): Buffer {
+  const { face, landmarks } = scene;
+  let rgba: Buffer;
+  switch (motion) {
+    case "still":
+      // a hand-held print: a pixel or two of drift, a little scale
+      rgba = transform(scene.rgba, { dx: 2 * Math.sin(progress * 3), dy: progress, scale: 1 + 0.01 * progress, angle: 0 });
+      break;
+    case "warped-turn-left":
+    case "warped-turn-right": {
+      // the issue's fake: the middle of the face slides sideways, its outline stays put
+      const sign = motion === "warped-turn-left" ? 1 : -1;
+      rgba = slideInside(scene.rgba, face, sign * (-0.1 + 0.3 * progress) * face.width, 0, { rx: face.width / 2, ry: face.height * 0.65, falloff: "cos2" });
+      break;
+    }
+    case "turn-left":
+    case "turn-right": {
+      // the whole head turns about the neck: outline and hair move too, the nose (closest to the camera) most
+      const sign = motion === "turn-left" ? 1 : -1;
+      const head = { ...face, x: face.x - face.width * 0.15, y: face.y - face.height * 0.35, width: face.width * 1.3, height: face.height * 1.6 };
+      const whole = slideInside(scene.rgba, head, sign * 0.12 * progress * face.width, 0, { rx: head.width / 2, ry: head.height / 2, falloff: "plateau" });
+      rgba = slideInside(whole, shifted(face, sign * 0.12 * progress * face.width, 0), sign * 0.2 * progress * face.width, 0, { rx: face.width / 2, ry: face.height * 0.6, falloff: "cos2" });
+      break;
+    }
+    case "look-up": {
+      const head = { ...face, x: face.x - face.width * 0.15, y: face.y - face.height * 0.35, width: face.width * 1.3, height: face.height * 1.6 };
+      const whole = slideInside(scene.rgba, head, 0, -0.08 * progress * face.height, { rx: head.width / 2, ry: head.height / 2, falloff: "plateau" });
+      rgba = slideInside(whole, shifted(face, 0, -0.08 * progress * face.height), 0, -0.14 * progress * face.height, { rx: face.width * 0.45, ry: face.height * 0.55, falloff: "cos2" });
+      break;
+    }
+    case "blink":
+      rgba = closeEyes(scene.rgba, [landmarks.leftEye, landmarks.rightEye], Math.min(1, progress * 1.5));
+      break;
+    case "smile":
+      rgba = widenMouth(scene.rgba, landmarks.mouth, progress);
+      break;
+    case "move-closer":
+      rgba = transform(scene.rgba, { dx: 0, dy: 0, scale: 1 + 0.3 * progress, angle: 0, centre: { x: face.x + face.width / 2, y: face.y + face.height / 2 } });
+      break;
+  }
+  const live = !motion.startsWith("warped") && motion !== "still";
+  const sigma = options.noise ?? (live ? 3 : 0);
+  return sigma > 0 ? addNoise(rgba, sigma, options.seed ?? Math.round(progress * 1000) + motion.length) : rgba;
+}
+
+export function encodeFrame(rgba: Buffer, quality = 85): Uint8Array {
+  return new Uint8Array(jpeg.encode({ data: rgba, width: FRAME_WIDTH, height: FRAME_HEIGHT }, quality).data);
+}
+
+function shifted(box: Box, dx: number, dy: number): Box {
+  return { ...box, x: box.x + dx, y: box.y + dy };
+}
+
+/** Moves the content inside an ellipse around `region`'s centre by (dx, dy), fading to nothing at its edge. */
+function slideInside(rgba: Buffer, region: Box, dx: number, dy: number, shape: { rx: number; ry: number; falloff: "cos2" | "plateau" }): Buffer {
+  const out = Buffer.from(rgba);
+  const cx = region.x + region.width / 2;
+  const cy = region.y + region.height / 2;
+  for (let y = 0; y < FRAME_HEIGHT; y++) {
+    for (let x = 0; x < FRAME_WIDTH; x++) {
+      const u = (x - cx) / shape.rx;
+      const v = (y - cy) / shape.ry;
+      if (Math.abs(u) >= 1 || Math.abs(v) >= 1) continue;
+      const g =
+        shape.falloff === "cos2"
+          ? Math.cos((Math.PI / 2) * u) ** 2 * Math.cos((Math.PI / 2) * v) ** 2
+          : Math.min(1, 2.5 * (1 - Math.hypot(u, v))) * (Math.hypot(u, v) < 1 ? 1 : 0);
+      if (g <= 0) continue;
+      sampleRgba(rgba, x - dx * g, y - dy * g, out, (y * FRAME_WIDTH + x) * 4);
+    }
+  }
+  return out;
+}
+
+/** Upper eyelid drawn down over each eye: every eye pixel takes the skin above it, progressively. */
+function closeEyes(rgba: Buffer, eyes: Box[], amount: number): Buffer {
+  const out = Buffer.from(rgba);
+  for (const eye of eyes) {
+    const cx = eye.x + eye.width / 2;
+    const cy = eye.y + eye.height / 2;
+    const rx = eye.width * 0.75;
+    const ry = Math.max(eye.height, eye.width * 0.3) * 1.3;
+    for (let y = Math.floor(cy - ry); y <= cy + ry; y++) {
+      for (let x = Math.floor(cx - rx); x <= cx + rx; x++) {
+        const u = (x - cx) / rx;
+        const v = (y - cy) / ry;
+        if (u * u + v * v >= 1 || x < 0 || y < 0 || x >= FRAME_WIDTH || y >= FRAME_HEIGHT) continue;
+        const g = amount * (1 - (u * u + v * v)) ** 0.5;
+        sampleRgba(rgba, x, y - g * ry * 1.4, out, (y * FRAME_WIDTH + x) * 4);
+      }
+    }
+  }
+  return out;
+}
+
+/** Mouth corners pulled outwards and up, as in a smile. */
+function widenMouth(rgba: Buffer, mouth: Box, amount: number): Buffer {
+  const out = Buffer.from(rgba);
+  const cx = mouth.x + mouth.width / 2;
+  const cy = mouth.y + mouth.height / 2;
+  const rx = mouth.width * 1.1;
+  const ry = Math.max(mouth.height, mouth.width * 0.35) * 1.4;
+  const stretch = 1 + 0.3 * amount;
+  for (let y = Math.floor(cy - ry); y <= cy + ry; y++) {
+    for (let x = Math.floor(cx - rx); x <= cx + rx; x++) {
+      const u = (x - cx) / rx;
+      const v = (y - cy) / ry;
+      if (u * u + v * v >= 1 || x < 0 || y < 0 || x >= FRAME_WIDTH || y >= FRAME_HEIGHT) continue;
+      const g = (1 - (u * u + v * v)) ** 1.5;
+      const sx = cx + (x - cx) / (1 + (stretch - 1) * g);
+      const sy = y + amount * g * Math.abs(u) * mouth.width * 0.12;
+      sampleRgba(rgba, sx, sy, out, (y * FRAME_WIDTH + x) * 4);
+    }
+  }
+  return out;
+}
+
+/** Whole picture moved, scaled (about `centre`) and rotated: a print or phone held in front of the camera. */
+function transform(rgba: Buffer, t: { dx: number; dy: number; scale: number; angle: number; centre?: Point }): Buffer {
+  const out = Buffer.alloc(rgba.length);
+  const c = t.centre ?? { x: FRAME_WIDTH / 2, y: FRAME_HEIGHT / 2 };
+  const cos = Math.cos(-t.angle) / t.scale;
+  const sin = Math.sin(-t.angle) / t.scale;
+  for (let y = 0; y < FRAME_HEIGHT; y++) {
+    for (let x = 0; x < FRAME_WIDTH; x++) {
+      const px = x - c.x - t.dx;
+      const py = y - c.y - t.dy;
+      sampleRgba(rgba, c.x + px * cos - py * sin, c.y + px * sin + py * cos, out, (y * FRAME_WIDTH + x) * 4);
+    }
+  }
+  return out;
+}
+
+/** Gaussian sensor noise, deterministic per seed. */
+function addNoise(rgba: Buffer, sigma: number, seed: number): Buffer {
+  const out = Buffer.from(rgba);
+  let state = (seed * 2654435761) >>> 0 || 1;
+  const random = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 4294967296;
+  };
+  for (let i = 0; i < out.length; i += 4) {
+    const n = sigma * Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
+    for (let c = 0; c < 3; c++) out[i + c] = Math.max(0, Math.min(255, Math.round(out[i + c] + n)));
+  }
+  return out;
+}
+
+function sampleRgba(src: Buffer, sx: number, sy: number, out: Buffer, at: number): void {
+  const x = Math.max(0, Math.min(FRAME_WIDTH - 1.001, sx));
+  const y = Math.max(0, Math.min(FRAME_HEIGHT - 1.001, sy));
+  const x0 = Math.floor(x);
+  const y0 = Math.floor(y);
+  const fx = x - x0;
+  const fy = y - y0;
+  for (let c = 0; c < 3; c++) {
+    const p = (yy: number, xx: number) => src[(yy * FRAME_WIDTH + xx) * 4 + c];
+    out[at + c] = Math.round(p(y0, x0) * (1 - fx) * (1 - fy) + p(y0, x0 + 1) * fx * (1 - fy) + p(y0 + 1, x0) * (1 - fx) * fy + p(y0 + 1, x0 + 1) * fx * fy);
+  }
+  out[at + 3] = 255;
+}
+
+function sampleRgb(src: Uint8Array, width: number, height: number, sx: number, sy: number, out: Buffer, at: number): void {
+  const x = Math.max(0, Math.min(width - 1.001, sx));
+  const y = Math.max(0, Math.min(height - 1.001, sy));
+  const x0 = Math.floor(x);
+  const y0 = Math.floor(y);
+  const fx = x - x0;
+  const fy = y - y0;
+  for (let c = 0; c < 3; c++) {
+    const p = (yy: number, xx: number) => src[(yy * width + xx) * 3 + c];
+    out[at + c] = Math.round(p(y0, x0) * (1 - fx) * (1 - fy) + p(y0, x0 + 1) * fx * (1 - fy) + p(y0 + 1, x0) * (1 - fx) * fy + p(y0 + 1, x0 + 1) * fx * fy);
+  }
+  out[at + 3] = 255;
+}
