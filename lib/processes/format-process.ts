@@ -1,3 +1,5 @@
+import type { StampPositions } from "@/db/schema";
+import { wholePoints } from "./layout-stamp-grid";
 import type { ProcessRecord } from "./load-process-records";
 import type { ProcessPayload } from "./schemas";
 
@@ -28,7 +30,7 @@ export function formatProcess(record: ProcessRecord, options: { dates: DateStyle
       doc_id: s.docId,
       signatureType: s.signatureType,
       signChallenges: s.signChallenges,
-      stampPositions: s.stampPositions,
+      stampPositions: wireStampPositions(s.stampPositions),
       contactInfo: s.contactInfo,
       signerAlias: s.signerAlias,
       sign_data: s.signData,
@@ -41,4 +43,11 @@ export function formatProcess(record: ProcessRecord, options: { dates: DateStyle
     nat: "PER",
     per_id: process.createdByName,
   };
+}
+
+/** x and y are integers on the wire; slots stored with decimals by older versions are floored, as they are drawn. */
+function wireStampPositions(positions: StampPositions): StampPositions {
+  return Object.fromEntries(
+    Object.entries(positions).map(([file, pages]) => [file, Object.fromEntries(Object.entries(pages).map(([page, slot]) => [page, { ...slot, ...wholePoints(slot) }]))]),
+  );
 }

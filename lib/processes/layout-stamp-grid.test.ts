@@ -6,13 +6,14 @@ const overlap = (a: { x: number; y: number; width: number; height: number }, b: 
 
 describe("layoutStampGrid", () => {
   it("places stamps in reading order without overlaps, inside the page", () => {
-    const items = Array.from({ length: 12 }, (_, i) => ({ key: String(i), size: 1, orientation: "horizontal" as const }));
+    const items = Array.from({ length: 16 }, (_, i) => ({ key: String(i), size: 1, orientation: "horizontal" as const }));
     const grid = layoutStampGrid(items)!;
     const rects = [...grid.values()];
-    expect(rects).toHaveLength(12);
+    expect(rects).toHaveLength(16);
     expect(grid.get("0")!.x).toBeLessThan(grid.get("1")!.x);
     expect(grid.get("0")!.y).toBeGreaterThan(grid.get("2")!.y);
     for (const r of rects) {
+      expect(Number.isInteger(r.x) && Number.isInteger(r.y)).toBe(true);
       expect(r.x).toBeGreaterThanOrEqual(36);
       expect(r.y).toBeGreaterThanOrEqual(36);
       expect(r.x + r.width).toBeLessThanOrEqual(STAMP_PAGE.width - 36 + 0.01);

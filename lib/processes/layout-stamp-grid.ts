@@ -1,17 +1,22 @@
+import { layoutProcessStamp, type StampOrientation } from "@/lib/stamp/layout-stamp";
+
 /** The page appended to every file for the signers' stamps (decision 13): A4 portrait, in points. */
 export const STAMP_PAGE = { width: 595.28, height: 841.89 } as const;
 const MARGIN = 36;
 const GAP = 10;
 
-export type StampOrientation = "horizontal" | "vertical";
+export type { StampOrientation };
 export type StampBox = { width: number; height: number };
 export type GridItem = { key: string; size: number; orientation: StampOrientation; fixed?: { x: number; y: number } };
 export type GridPlacement = { x: number; y: number; width: number; height: number };
 
-/** Size of a stamp on the grid. Size 2 doubles size 1; vertical swaps the sides. */
+/**
+ * Size of a process stamp on the grid: exactly the drawn stamp (layoutProcessStamp), so it is
+ * drawn at the listed x/y without scaling. Size 2 doubles size 1; vertical swaps the sides.
+ */
 export function stampBox(size: number, orientation: StampOrientation): StampBox {
-  const base = { width: 220 * size, height: 80 * size };
-  return orientation === "vertical" ? { width: base.height, height: base.width } : base;
+  const { width, height } = layoutProcessStamp(size === 2 ? 2 : 1, orientation);
+  return { width, height };
 }
 
 /**
@@ -22,7 +27,7 @@ export function stampBox(size: number, orientation: StampOrientation): StampBox 
 export function layoutStampGrid(items: GridItem[], page: StampBox = STAMP_PAGE): Map<string, GridPlacement> | null {
   const placed = new Map<string, GridPlacement>();
   for (const item of items) {
-    if (item.fixed) placed.set(item.key, { ...item.fixed, ...stampBox(item.size, item.orientation) });
+    if (item.fixed) placed.set(item.key, { ...wholePoints(item.fixed), ...stampBox(item.size, item.orientation) });
   }
   for (const item of items) {
     if (item.fixed) continue;
@@ -44,9 +49,16 @@ function firstFreeSpot(box: StampBox, taken: GridPlacement[], page: StampBox): {
     const overlaps = taken.some(
       (r) => c.x < r.x + r.width + GAP && r.x < c.x + box.width + GAP && c.y < r.y + r.height + GAP && r.y < c.y + box.height + GAP,
     );
-    if (!overlaps) return { x: round(c.x), y: round(c.y) };
+    if (!overlaps) return { x: Math.floor(c.x), y: Math.floor(c.y) };
   }
   return null;
 }
 
-const round = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * Positions are integers on the wire (the spec types x and y as integers); the page's A4 height is
+ * fractional, so free spots are floored, and slots stored with decimals before are read floored too.
+ */
+export function wholePoints(position: { x: number; y: number }): { x: number; y: number } {
+  return { x: Math.floor(position.x), y: Math.floor(position.y) };
+}

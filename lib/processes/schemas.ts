@@ -36,9 +36,9 @@ export const ZContactInfo = z
   });
 
 const ZStampEntry = z.object({
-  x: z.number().optional(),
-  y: z.number().optional(),
-  page: z.number().optional(),
+  x: z.number().int("x debe ser un entero").optional(),
+  y: z.number().int("y debe ser un entero").optional(),
+  page: z.number().int("page debe ser un entero").optional(),
   size: z.union([z.literal(1), z.literal(2)]).default(1),
   orientation: z.enum(["horizontal", "vertical"]).default("horizontal"),
 });
@@ -160,7 +160,7 @@ export const ZRejectAnswer = z.object({
 });
 export type RejectAnswer = z.infer<typeof ZRejectAnswer>;
 
-const ZStampSlot = z.object({ page: z.number().int(), x: z.number(), y: z.number(), size: z.number().int(), orientation: z.enum(["horizontal", "vertical"]) });
+const ZStampSlot = z.object({ page: z.number().int(), x: z.number().int().describe("PDF points from the left edge"), y: z.number().int().describe("PDF points from the bottom edge"), size: z.number().int(), orientation: z.enum(["horizontal", "vertical"]) });
 const ZFacialCheck = z.object({ result: z.boolean(), msg: z.string(), id: z.string(), expire: z.number().int(), selfie: z.string() });
 
 /** A process on the wire: list records carry ISO 8601 dates, the callback payload epoch seconds. */

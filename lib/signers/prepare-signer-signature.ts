@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { processDocuments, type SignerPinfo } from "@/db/schema";
-import { STAMP_PAGE, stampBox, type StampOrientation } from "@/lib/processes/layout-stamp-grid";
+import { STAMP_PAGE, stampBox, wholePoints, type StampOrientation } from "@/lib/processes/layout-stamp-grid";
 import { filesOf } from "@/lib/processes/plan-stamp-positions";
 import { actingSigner, nextSigner, resolveSigningLink, type SignerRow, type SigningContext } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
@@ -80,7 +80,7 @@ export async function prepareSignerSignature(input: { token: string; signerId: s
           pages: d.pages,
           appendStampPage: !d.stampPageAppended,
           stampPage: { pageIndex: d.pages, ...STAMP_PAGE },
-          stampRect: { x: slot.x, y: slot.y, ...box },
+          stampRect: { ...wholePoints(slot), ...box },
           stampSize: slot.size,
           stampOrientation: slot.orientation,
         };

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 
 export type ProcessSignatureInput = {
   original: Uint8Array;
-  stamp: { data: DrawStampInput["data"]; size: 1 | 2 };
+  stamp: { data: DrawStampInput["data"]; size: 1 | 2; orientation: "horizontal" | "vertical" };
   /** The grid slot the stamp goes in, on `pageIndex` (appended when `appendPage` is set). */
   slot: { x: number; y: number; width: number; height: number };
   pageIndex: number;
@@ -29,7 +29,9 @@ export type ProcessSignatureInput = {
  */
 export async function produceProcessSignature(input: ProcessSignatureInput, timestamp: (digestSha256: Uint8Array) => Promise<Uint8Array>): Promise<Uint8Array> {
   try {
-    const stamp = await drawStamp({ data: input.stamp.data, qr: null, size: input.stamp.size });
+    const stamp = await drawStamp({ data: input.stamp.data, qr: null, size: input.stamp.size, orientation: input.stamp.orientation });
+    // the grid reserves exactly the drawn size: the stamp goes at the listed x/y, never scaled
+    if (stamp.width !== input.slot.width || stamp.height !== input.slot.height) throw new Error("the stamp does not match its grid slot");
     const signed = await signPdf(input.original, {
       sign: (digest) =>
         signCadesDetached({ digest, signer: input.signer, signatureTimestamp: (value) => timestamp(new Uint8Array(createHash("sha256").update(value).digest())) }),
@@ -37,18 +39,10 @@ export async function produceProcessSignature(input: ProcessSignatureInput, time
       reason: input.reason,
       signingTime: input.signedAt,
       appendPage: input.appendPage,
-      widget: { pageIndex: input.pageIndex, rect: fitStamp(input.slot, stamp), appearance: stamp },
+      widget: { pageIndex: input.pageIndex, rect: input.slot, appearance: stamp },
     });
     return await finishLongTermValidation(signed, input.archive ? { ...input.validation, timestamp } : input.validation);
   } catch (error) {
     throw toAppError(error);
   }
-}
-
-/** The grid slot's box, shrunk to the drawn stamp's proportions so the stamp is never distorted. */
-function fitStamp(slot: ProcessSignatureInput["slot"], stamp: { width: number; height: number }) {
-  const scale = Math.min(slot.width / stamp.width, slot.height / stamp.height);
-  const width = stamp.width * scale;
-  const height = stamp.height * scale;
-  return { x: slot.x + (slot.width - width) / 2, y: slot.y + (slot.height - height) / 2, width, height };
 }

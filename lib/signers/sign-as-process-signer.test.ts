@@ -2,10 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
-import { outbox, processDocuments } from "@/db/schema";
+import { outbox, processDocuments, processSigners } from "@/db/schema";
 import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
 import { loadConfig } from "@/lib/config/load-config";
 import { createOrganization } from "@/lib/organizations/create-organization";
@@ -14,6 +14,8 @@ import { ZCreateProcessFields } from "@/lib/processes/schemas";
 import { getCaCertificates } from "@/lib/certificates/get-ca-certificates";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import type { Services } from "@/lib/runtime/services";
+import { renderPage } from "@/lib/pdf/test-support/render-page";
+import { readWordBoxes } from "@/lib/pdf/test-support/read-word-boxes";
 import { verifySignerIdentity } from "./verify-signer-identity";
 import { signAsProcessSigner } from "./sign-as-process-signer";
 
@@ -78,4 +80,53 @@ describe("signAsProcessSigner", () => {
     const callbacks = await services.db.select().from(outbox).where(eq(outbox.kind, "callback.deliver"));
     expect(callbacks).toHaveLength(1);
   });
+
+  it("draws each stamp exactly at its integer slot on the appended page, readable at 100% zoom in every size and orientation", async () => {
+    const caller = { credentialId: null as unknown as string, clientname: "api@acme.test", role: "admin" as const, organizationId, organizationDomain: "acme.test" };
+    const styles = [
+      { size: 2, orientation: "horizontal" },
+      { size: 2, orientation: "vertical" },
+      { size: 1, orientation: "vertical" },
+      { size: 1, orientation: "horizontal" },
+    ] as const;
+    const docIds = ["31111111", "32222222", "33333333", "34444444"];
+    const created = await createProcess(
+      {
+        caller,
+        fields: ZCreateProcessFields.parse({ signers: docIds.map((doc_id, i) => ({ doc_id, stampPositions: { "0": { "1": styles[i] } } })) }),
+        files: [files[0]],
+      },
+      services.db,
+      { blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl } },
+    );
+    const token = String(created.msg).split("/").pop()!;
+    for (const [i, docId] of docIds.entries()) {
+      const { signerId } = await verifySignerIdentity({ token, docId }, services.db);
+      await signAsProcessSigner({ token, signerId, pinfo: { given_name: `Nombre${i}`, family_name: `Apellido${i}` } }, services);
+    }
+    const [document] = await services.db.select().from(processDocuments).where(eq(processDocuments.processId, created.id));
+    const pdf = (await services.blobs.get(document.currentBlobKey))!;
+    const signers = await services.db.select().from(processSigners).where(eq(processSigners.processId, created.id)).orderBy(asc(processSigners.position));
+    const stampPage = document.pages + 1;
+    const page = renderPage(pdf, stampPage);
+    const words = readWordBoxes(pdf, stampPage);
+    for (const [i, signer] of signers.entries()) {
+      const slot = signer.stampPositions["0"][String(stampPage)];
+      expect(Number.isInteger(slot.x) && Number.isInteger(slot.y)).toBe(true);
+      expect(slot).toMatchObject(styles[i]);
+      const width = (slot.orientation === "vertical" ? 80 : 250) * slot.size;
+      const height = (slot.orientation === "vertical" ? 250 : 80) * slot.size;
+      // 72 dpi: one pixel per point, origin top-left; the stamp's border marks its outer edge
+      const box = { left: slot.x, right: slot.x + width, top: page.height - slot.y - height, bottom: page.height - slot.y };
+      expect(page.inkRatio({ left: box.left, right: box.left + 1, top: box.top + 2, bottom: box.bottom - 2 }), `left edge of ${i}`).toBeGreaterThan(0.9);
+      expect(page.inkRatio({ left: box.right - 1, right: box.right, top: box.top + 2, bottom: box.bottom - 2 }), `right edge of ${i}`).toBeGreaterThan(0.9);
+      expect(page.inkRatio({ left: box.left + 2, right: box.right - 2, top: box.top, bottom: box.top + 1 }), `top edge of ${i}`).toBeGreaterThan(0.9);
+      expect(page.inkRatio({ left: box.left + 2, right: box.right - 2, top: box.bottom - 1, bottom: box.bottom }), `bottom edge of ${i}`).toBeGreaterThan(0.9);
+      expect(page.inkRatio({ left: box.left - 3, right: box.left - 1, top: box.top, bottom: box.bottom }), `nothing left of ${i}`).toBe(0);
+      const inside = words.filter((w) => w.xMin >= box.left && w.xMax <= box.right && w.yMin >= box.top && w.yMax <= box.bottom);
+      expect(inside.map((w) => w.text).join(" ")).toContain(`Nombre${i} Apellido${i}`);
+      // 6 pt at 100% zoom (decision 13); pdftotext's box spans ascent to descent, above 1.1 em
+      for (const word of inside) expect(word.yMax - word.yMin, word.text).toBeGreaterThanOrEqual(6 * slot.size * 1.1);
+    }
+  }, 240_000);
 });

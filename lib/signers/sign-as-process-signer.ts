@@ -76,6 +76,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
             verifyUrl: `${config.publicUrl}/verify`,
           },
           size: document.stampSize === 2 ? 2 : 1,
+          orientation: document.stampOrientation,
         },
         slot: document.stampRect,
         pageIndex: document.stampPage.pageIndex,

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { buildStampContent, type StampData } from "@/lib/stamp/build-stamp-content";
 import { drawStamp, stampDimensions } from "@/lib/stamp/draw-stamp";
 import { StampError } from "@/lib/stamp/errors";
-import { layoutStamp, type StampBox, type StampSize } from "@/lib/stamp/layout-stamp";
+import { layoutProcessStamp, layoutStamp, type StampBox, type StampSize } from "@/lib/stamp/layout-stamp";
 import { readStampImage } from "@/lib/stamp/read-stamp-image";
 import { renderStamp, type RenderedStamp } from "@/lib/stamp/test-support/render-stamp";
 
@@ -185,9 +185,10 @@ describe("drawStamp: geometry", () => {
     [1, true, false, 250, 128],
     [1, false, true, 250, 128],
     [1, false, false, 250, 128],
-    [2, true, true, 340, 360],
-    [2, false, true, 340, 360],
+    [2, true, true, 500, 340],
+    [2, false, true, 500, 256],
     [2, true, false, 500, 256],
+    [2, false, false, 500, 256],
   ])("size %i image=%s qr=%s is %ix%i pt with a matching /BBox", async (size, hasImage, hasQr, width, height) => {
     expect(stampDimensions(size, hasImage, hasQr)).toEqual({ width, height });
     const stamp = await drawStamp({ data: signer, image: hasImage ? portrait : undefined, qr: hasQr ? { text: "x" } : null, size });
@@ -198,6 +199,29 @@ describe("drawStamp: geometry", () => {
     expect(dict.get(PDFName.of("Subtype"))).toBe(PDFName.of("Form"));
     const bbox = dict.lookup(PDFName.of("BBox"), PDFArray).asArray().map((n) => (n as PDFNumber).asNumber());
     expect(bbox).toEqual([0, 0, width, height]);
+  });
+
+  it.each([
+    [true, true],
+    [true, false],
+    [false, true],
+    [false, false],
+  ] as const)("size 2 is exactly size 1 doubled: image=%s qr=%s", (hasImage, hasQr) => {
+    const one = stampDimensions(1, hasImage, hasQr);
+    expect(stampDimensions(2, hasImage, hasQr)).toEqual({ width: 2 * one.width, height: 2 * one.height });
+    expect(layoutStamp(2, hasImage, hasQr).fontSize).toEqual({ max: 16, min: 12 });
+  });
+
+  it.each<[StampSize, "horizontal" | "vertical", number, number]>([
+    [1, "horizontal", 250, 80],
+    [2, "horizontal", 500, 160],
+    [1, "vertical", 80, 250],
+    [2, "vertical", 160, 500],
+  ])("process stamp size %i %s is %ix%i pt, drawn at that size", async (size, orientation, width, height) => {
+    const layout = layoutProcessStamp(size, orientation);
+    expect([layout.width, layout.height]).toEqual([width, height]);
+    const stamp = await drawStamp({ data: signer, qr: null, size, orientation });
+    expect([stamp.width, stamp.height]).toEqual([width, height]);
   });
 
   it.each<StampSize>([1, 2])("size %i keeps the boxes inside the stamp and apart from each other", (size) => {

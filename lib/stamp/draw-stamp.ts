@@ -27,7 +27,7 @@ import { buildStampContent, type StampData, type StampLine, type StampLineStyle 
 import { drawQrCode } from "@/lib/stamp/draw-qr-code";
 import { embedStampImage } from "@/lib/stamp/embed-stamp-image";
 import { blockHeight, fitStampText, fontFor, type StampFonts } from "@/lib/stamp/fit-stamp-text";
-import { layoutStamp, type StampBox, type StampSize } from "@/lib/stamp/layout-stamp";
+import { layoutProcessStamp, layoutStamp, type StampBox, type StampOrientation, type StampSize } from "@/lib/stamp/layout-stamp";
 import { loadStampFonts } from "@/lib/stamp/load-stamp-fonts";
 import type { ExifOrientation } from "@/lib/stamp/read-exif-orientation";
 import type { StampImage } from "@/lib/stamp/read-stamp-image";
@@ -40,6 +40,8 @@ export interface DrawStampInput {
   /** Final QR text (auto or client text, see buildStampContent), or null for no QR. */
   qr: { text: string } | null;
   size: StampSize;
+  /** Set for a process signer's stamp (text only, see layoutProcessStamp); the stamp API never sets it. */
+  orientation?: StampOrientation;
 }
 
 export interface DrawnStamp {
@@ -58,8 +60,9 @@ const IMAGE_NAME = "StampImage";
  * Draws the visual stamp (image, signer data, QR) as a Form XObject in a scratch document; the PDF
  * engine copies it into the signed file as the appearance of the signature widget.
  */
-export async function drawStamp({ data, image, qr, size }: DrawStampInput): Promise<DrawnStamp> {
-  const layout = layoutStamp(size, image !== undefined, qr !== null);
+export async function drawStamp({ data, image, qr, size, orientation }: DrawStampInput): Promise<DrawnStamp> {
+  if (orientation && (image || qr)) throw new Error("a process stamp holds text only");
+  const layout = orientation ? layoutProcessStamp(size, orientation) : layoutStamp(size, image !== undefined, qr !== null);
   const { lines } = buildStampContent(data);
   // qr is validated before anything is embedded, so a too-long text fails fast
   const qrOps = qr && layout.qr ? drawQrCode(qr.text, layout.qr) : [];
