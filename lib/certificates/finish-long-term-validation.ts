@@ -1,16 +1,30 @@
 import type { Db } from "@/db/client";
 import { finishLongTermValidation } from "@/lib/pdf/add-document-timestamp";
+import { readX509Certificate } from "@/lib/pki/x509-provider";
 import { loadPlatformPki } from "./load-platform-pki";
 import { currentPlatformCrls } from "./publish-crl";
-import { timeStamperFor, type TsaSettings } from "./time-stamp-authority";
+import { documentTimeStamperFor, type TsaSettings } from "./time-stamp-authority";
 
-/** The certificates and current CRLs a DSS needs for a signature by `signerCertificates`. */
+/**
+ * The certificates and CRLs a DSS needs for a signature by `signerCertificates`. Called before the
+ * signature is made, so every CRL is issued at or after the notBefore of each certificate it covers
+ * (signer, issuing CA, TSA) and at or before the signature time-stamp.
+ */
 export async function validationData(signerCertificates: Uint8Array[], db: Db, settings: TsaSettings) {
   const pki = await loadPlatformPki(db, settings);
-  return {
-    certificates: [...signerCertificates, pki.issuing.certificateDer, pki.root.certificateDer, pki.tsa.certificateDer],
-    crls: await currentPlatformCrls(db, settings),
-  };
+  const certificates = uniqueDer([...signerCertificates, pki.issuing.certificateDer, pki.root.certificateDer, pki.tsa.certificateDer]);
+  const coveringSince = new Date(Math.max(...certificates.map((der) => readX509Certificate(der).notBefore.getTime())));
+  return { certificates, crls: await currentPlatformCrls(db, settings, coveringSince) };
+}
+
+function uniqueDer(items: Uint8Array[]): Uint8Array[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = Buffer.from(item).toString("base64");
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /**
@@ -22,7 +36,7 @@ export async function addValidationData(pdf: Uint8Array, signerCertificates: Uin
   return finishLongTermValidation(pdf, await validationData(signerCertificates, db, settings));
 }
 
-/** PAdES B-LTA: the validation data above, then a document time stamp over everything. */
+/** PAdES B-LTA: the validation data above, then a document time stamp (carrying the TSA certificate) over everything. */
 export async function finishDocumentForLongTerm(pdf: Uint8Array, signerCertificates: Uint8Array[], db: Db, settings: TsaSettings): Promise<Uint8Array> {
-  return finishLongTermValidation(pdf, { ...(await validationData(signerCertificates, db, settings)), timestamp: await timeStamperFor(db, settings) });
+  return finishLongTermValidation(pdf, { ...(await validationData(signerCertificates, db, settings)), timestamp: await documentTimeStamperFor(db, settings) });
 }

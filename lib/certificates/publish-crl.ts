@@ -3,13 +3,15 @@ import type { Db } from "@/db/client";
 import { crlIssues, pkiCertificates } from "@/db/schema";
 import { buildCrl } from "@/lib/pki/build-crl";
 import { crlSlug } from "@/lib/pki/crl-distribution-url";
-import { readX509Certificate } from "@/lib/pki/x509-provider";
+import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
 import { sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { IssuedCertificate } from "@/lib/pki/issued-certificate";
 import { loadPlatformPki, type PkiSettings } from "./load-platform-pki";
 
 const CRL_LIFETIME_MS = 24 * 3600 * 1000;
+/** A stored CRL is served again while it has more than this left before nextUpdate (the reuse window). */
+const REUSE_WINDOW_MS = CRL_LIFETIME_MS / 2;
 
 /**
  * The current CRL of the root or issuing CA, named by the file in its certificates' CRL
@@ -21,10 +23,15 @@ export async function publishCrl(fileName: string, db: Db, settings: PkiSettings
   return currentCrl(issuer, db);
 }
 
-/** The current CRLs of the root and issuing CA, for the DSS of long-term-validation documents. */
-export async function currentPlatformCrls(db: Db, settings: PkiSettings): Promise<Uint8Array[]> {
+/**
+ * The current CRLs of the root and issuing CA, for the DSS of long-term-validation documents. A
+ * CRL says nothing about a certificate issued after its thisUpdate (EU DSS rejects it, and so does
+ * our verifier), so a stored CRL older than `coveringSince` (the newest notBefore it must cover) is
+ * never handed out: a new one is issued on demand instead.
+ */
+export async function currentPlatformCrls(db: Db, settings: PkiSettings, coveringSince = new Date(0)): Promise<Uint8Array[]> {
   const issuers = await platformIssuers(db, settings);
-  return Promise.all(issuers.map((issuer) => currentCrl(issuer, db)));
+  return Promise.all(issuers.map((issuer) => currentCrl(issuer, db, coveringSince)));
 }
 
 type Issuer = { rowId: string; certificate: IssuedCertificate };
@@ -37,21 +44,25 @@ async function platformIssuers(db: Db, settings: PkiSettings): Promise<Issuer[]>
   ];
 }
 
-async function currentCrl(issuer: Issuer, db: Db): Promise<Uint8Array> {  const issuerName = readX509Certificate(issuer.certificate.certificateDer).subject;
+async function currentCrl(issuer: Issuer, db: Db, coveringSince = new Date(0)): Promise<Uint8Array> {
+  const issuerName = readX509Certificate(issuer.certificate.certificateDer).subject;
   const revoked = await db
     .select({ serialNumberHex: pkiCertificates.serialNumberHex, revokedAt: pkiCertificates.revokedAt })
     .from(pkiCertificates)
     .where(and(eq(pkiCertificates.issuerName, issuerName), isNotNull(pkiCertificates.revokedAt)));
   const [current] = await db.select().from(crlIssues).where(eq(crlIssues.issuerCertificateId, issuer.rowId));
   const latestRevocation = Math.max(0, ...revoked.map((r) => r.revokedAt!.getTime()));
-  const issuedAt = current ? current.nextUpdate.getTime() - CRL_LIFETIME_MS : 0;
-  if (current && current.nextUpdate.getTime() - Date.now() > CRL_LIFETIME_MS / 2 && latestRevocation < issuedAt) {
+  const issuedAt = current ? new x509.X509Crl(new Uint8Array(current.crlDer)).thisUpdate.getTime() : 0;
+  const fresh = current && current.nextUpdate.getTime() - Date.now() > REUSE_WINDOW_MS;
+  // both sides are whole seconds read from DER, as validators compare them
+  if (fresh && latestRevocation < issuedAt && issuedAt >= coveringSince.getTime()) {
     return new Uint8Array(current.crlDer);
   }
   const [{ crlNumber }] = (await db.execute(sql`select nextval('crl_number_seq')::text as "crlNumber"`).then((r) =>
     Array.isArray(r) ? r : (r as { rows: unknown[] }).rows,
   )) as { crlNumber: string }[];
-  const thisUpdate = new Date();
+  // never dated before what it must cover (a certificate back-dated into the future is not ours to judge)
+  const thisUpdate = new Date(Math.max(Date.now(), coveringSince.getTime()));
   const nextUpdate = new Date(thisUpdate.getTime() + CRL_LIFETIME_MS);
   const crlDer = await buildCrl(issuer.certificate, {
     revoked: revoked.map((r) => ({ serialNumberHex: r.serialNumberHex, revokedAt: r.revokedAt! })),

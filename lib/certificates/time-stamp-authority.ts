@@ -23,9 +23,24 @@ export async function nextTsaSerialNumber(db: Db): Promise<bigint> {
 
 /**
  * The time-stamp source chosen once from configuration: the built-in TSA, or an external RFC 3161
- * service when TSA_URL is set.
+ * service when TSA_URL is set. These stamp signatures: built-in tokens carry no certificates, the
+ * TSA certificate goes into the document's DSS instead, because poppler/NSS rejects every other
+ * signature when signature time-stamp tokens carry it (docs/pdf-engine.md).
  */
-export async function timeStamperFor(db: Db, settings: TsaSettings): Promise<TimeStamper> {
+export function timeStamperFor(db: Db, settings: TsaSettings): Promise<TimeStamper> {
+  return stamperFor(db, settings, false);
+}
+
+/**
+ * For the document time-stamp (B-LTA): the token carries the TSA certificate, as iText and
+ * Adobe-style validators require ("Can't find signing certificate" otherwise). poppler accepts it
+ * there (lib/certificates/long-term-outputs.test.ts checks every signature of such files).
+ */
+export function documentTimeStamperFor(db: Db, settings: TsaSettings): Promise<TimeStamper> {
+  return stamperFor(db, settings, true);
+}
+
+async function stamperFor(db: Db, settings: TsaSettings, includeCertificates: boolean): Promise<TimeStamper> {
   if (settings.externalTsaUrl) {
     const url = settings.externalTsaUrl;
     const headers: Record<string, string> = settings.externalTsaToken ? { authorization: `Bearer ${settings.externalTsaToken}` } : {};
@@ -33,8 +48,6 @@ export async function timeStamperFor(db: Db, settings: TsaSettings): Promise<Tim
   }
   const pki = await loadPlatformPki(db, settings);
   const tsa = { certificateDer: pki.tsa.certificateDer, privateKey: pki.tsa.privateKey, chainDer: [pki.issuing.certificateDer] };
-  // No certificates in embedded tokens: the TSA certificate goes into the document's DSS instead
-  // (addValidationData), because poppler/NSS rejects every other signature when tokens carry it.
   return async (digest) =>
     createTimeStampToken({
       digest,
@@ -42,7 +55,7 @@ export async function timeStamperFor(db: Db, settings: TsaSettings): Promise<Tim
       tsa,
       serialNumber: await nextTsaSerialNumber(db),
       policyOid: TSA_POLICY_OID,
-      includeCertificates: false,
+      includeCertificates,
     });
 }
 

@@ -5,6 +5,8 @@ import { IncrementalUpdate, firstRevisionStart } from "@/lib/pdf/append-incremen
 import { buildSignatureDictionary } from "@/lib/pdf/build-signature-dictionary";
 import { collectPages } from "@/lib/pdf/collect-pages";
 import { embedSignature } from "@/lib/pdf/embed-signature";
+import { declareEsicExtension } from "@/lib/pdf/declare-esic-extension";
+import { decodeStream } from "@/lib/pdf/decode-stream";
 import { invalidPdf } from "@/lib/pdf/errors";
 import { readFormState } from "@/lib/pdf/read-form-state";
 import { guardRead, openForChange, uniqueFieldName } from "@/lib/pdf/sign-pdf";
@@ -24,15 +26,33 @@ export interface LongTermValidationInput {
 
 const DEFAULT_TOKEN_BYTES = 12288;
 
+const MAX_EXISTING_ITEMS = 1024;
+
+/** Appends `items` to the DSS array `key`, skipping any the DSS (or this call) already holds. */
 function addStreams(update: IncrementalUpdate, dss: PDFDict, key: string, items: Uint8Array[]): void {
   if (items.length === 0) return;
   const ctx = update.pdf.context;
   const existing = update.pdf.lookup(dss.get(PDFName.of(key)));
   const array = PDFArray.withContext(ctx);
-  if (existing instanceof PDFArray) for (const item of existing.asArray()) array.push(item);
   const seen = new Set<string>();
+  const digestOf = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+  if (existing instanceof PDFArray) {
+    for (const [index, item] of existing.asArray().entries()) {
+      array.push(item);
+      if (index >= MAX_EXISTING_ITEMS) continue;
+      const stream = update.pdf.lookup(item);
+      // decoded with the document's budget; an unreadable entry is kept and simply not matched
+      if (stream instanceof PDFRawStream) {
+        try {
+          seen.add(digestOf(decodeStream(stream.dict, stream.getContents(), update.pdf.decodeBudget)));
+        } catch {
+          // kept as it is
+        }
+      }
+    }
+  }
   for (const item of items) {
-    const digest = createHash("sha256").update(item).digest("hex");
+    const digest = digestOf(item);
     if (seen.has(digest)) continue;
     seen.add(digest);
     const ref = update.allocate();
@@ -73,6 +93,7 @@ export async function finishLongTermValidation(bytes: Uint8Array, input: LongTer
     const signatureRef: PDFRef = tsUpdate.allocate();
     tsUpdate.put(signatureRef, placeholder.body);
     addSignatureField(tsUpdate, { catalogRef, pageRef: pages[0].ref, fieldName, signatureRef, rect: [0, 0, 0, 0] });
+    declareEsicExtension(tsUpdate, catalogRef, bytes);
     const tsRevision = tsUpdate.write();
     return {
       dssBytes: dssRevision.bytes,

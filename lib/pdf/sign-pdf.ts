@@ -2,6 +2,7 @@ import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef } from "pdf-lib";
 import { addSignatureField, dropUsageRights, fillSignatureField } from "@/lib/pdf/add-signature-field";
 import { IncrementalUpdate, firstRevisionStart } from "@/lib/pdf/append-incremental-update";
 import { buildSignatureDictionary } from "@/lib/pdf/build-signature-dictionary";
+import { declareEsicExtension } from "@/lib/pdf/declare-esic-extension";
 import { PageEntry, collectPages, toGeometry } from "@/lib/pdf/collect-pages";
 import { StampAppearance, copyAppearance } from "@/lib/pdf/copy-appearance";
 import { embedSignature } from "@/lib/pdf/embed-signature";
@@ -149,6 +150,7 @@ export async function signPdf(bytes: Uint8Array, options: SignPdfOptions): Promi
       rotate: widget ? target.geometry.rotate : undefined,
     });
     dropUsageRights(update, catalogRef);
+    declareEsicExtension(update, catalogRef, bytes);
   });
   const written = update.write();
 

@@ -84,7 +84,7 @@ export async function issueAgentCertificate(
   });
 }
 
-/** Short-lived certificate for one signing session of a person; a fresh key every time. */
+/** Certificate for one signing session of a person; a fresh key every time, used once and dropped. */
 export async function issueSignerCertificate(
   issuing: IssuedCertificate,
   options: PersonIdentity & { validityMinutes: number; crlBaseUrl: string; now?: Date },

@@ -25,9 +25,14 @@ export type ProcessSignatureInput = {
 /**
  * One process signer's signature on one file, a pure function of its input plus the time-stamp
  * source (it runs in the worker pool): stamp drawn, incremental CAdES signature with its
- * time-stamp, validation data, and for the last signer the document time-stamp.
+ * time-stamp, validation data, and for the last signer the document time-stamp (whose token,
+ * unlike the signature's, carries the TSA certificate).
  */
-export async function produceProcessSignature(input: ProcessSignatureInput, timestamp: (digestSha256: Uint8Array) => Promise<Uint8Array>): Promise<Uint8Array> {
+export async function produceProcessSignature(
+  input: ProcessSignatureInput,
+  timestamp: (digestSha256: Uint8Array) => Promise<Uint8Array>,
+  documentTimestamp: (digestSha256: Uint8Array) => Promise<Uint8Array>,
+): Promise<Uint8Array> {
   try {
     const stamp = await drawStamp({ data: input.stamp.data, qr: null, size: input.stamp.size, orientation: input.stamp.orientation });
     // the grid reserves exactly the drawn size: the stamp goes at the listed x/y, never scaled
@@ -41,7 +46,7 @@ export async function produceProcessSignature(input: ProcessSignatureInput, time
       appendPage: input.appendPage,
       widget: { pageIndex: input.pageIndex, rect: input.slot, appearance: stamp },
     });
-    return await finishLongTermValidation(signed, input.archive ? { ...input.validation, timestamp } : input.validation);
+    return await finishLongTermValidation(signed, input.archive ? { ...input.validation, timestamp: documentTimestamp } : input.validation);
   } catch (error) {
     throw toAppError(error);
   }

@@ -6,13 +6,18 @@ import { issueSignerCertificate, type PersonIdType } from "@/lib/pki/issue-certi
 import { crlBaseUrl, loadPlatformPki } from "@/lib/certificates/load-platform-pki";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { storeCertificate } from "@/lib/certificates/store-certificate";
-import { timeStamperFor } from "@/lib/certificates/time-stamp-authority";
+import { documentTimeStamperFor, timeStamperFor } from "@/lib/certificates/time-stamp-authority";
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
 import { cpuPool } from "@/lib/runtime/cpu-pool";
 import { prepareSignerSignature } from "./prepare-signer-signature";
 import { completeSignerSignature, type SignedDocument } from "./complete-signer-signature";
 
-const SIGNER_CERTIFICATE_MINUTES = 10;
+/**
+ * Five years, so the signature keeps validating in tools that check certificates at the current
+ * time (pdfsig, validate-pdf, many viewers). The key is generated for this signing, used once and
+ * never stored, so the lifetime gives nobody a key to misuse; see docs/pdf-engine.md.
+ */
+const SIGNER_CERTIFICATE_MINUTES = 5 * 365 * 24 * 60;
 
 /** How each process nat maps to the identity in the signer's certificate. */
 const identityOfNat: Record<string, { nationality: string; idType: PersonIdType }> = {
@@ -23,8 +28,8 @@ const identityOfNat: Record<string, { nationality: string; idType: PersonIdType 
 };
 
 /**
- * The cryptographic step of a process signature: a short-lived certificate for this person (fresh
- * key, used once), one incremental PAdES signature per file with the stamp on the appended page,
+ * The cryptographic step of a process signature: a certificate for this person (fresh key, used
+ * once and dropped), one incremental PAdES signature per file with the stamp on the appended page,
  * validation data after it, and for the last signer the document time stamp (B-LTA). The signed
  * revisions are stored, then recorded by completeSignerSignature.
  */
@@ -50,6 +55,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
   await storeCertificate(db, { certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey });
   const signer = { certificateDer: certificate.certificateDer, privateKey: certificate.privateKey, chainDer: [pki.issuing.certificateDer] };
   const timeStamper = await timeStamperFor(db, settings);
+  const documentTimeStamper = await documentTimeStamperFor(db, settings);
   const validation = await validationData([certificate.certificateDer], db, settings);
   const signedAt = new Date();
 
@@ -88,7 +94,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
         validation,
         archive: plan.isLastSigner,
       },
-      { timestamp: (digest: Uint8Array) => timeStamper(digest) },
+      { timestamp: (digest: Uint8Array) => timeStamper(digest), documentTimestamp: (digest: Uint8Array) => documentTimeStamper(digest) },
     );
     await blobs.put(document.outputBlobKey, signed, "application/pdf");
     signedDocuments.push({

@@ -1,0 +1,170 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import * as pkijs from "pkijs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/db/client";
+import { crlIssues, processDocuments, users } from "@/db/schema";
+import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
+import { getCaCertificates } from "@/lib/certificates/get-ca-certificates";
+import { loadPlatformPki } from "@/lib/certificates/load-platform-pki";
+import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
+import { loadConfig } from "@/lib/config/load-config";
+import { createOrganization } from "@/lib/organizations/create-organization";
+import { buildCrl } from "@/lib/pki/build-crl";
+import { createProcess } from "@/lib/processes/create-process";
+import { ZCreateProcessFields } from "@/lib/processes/schemas";
+import type { Services } from "@/lib/runtime/services";
+import { signAsProcessSigner } from "@/lib/signers/sign-as-process-signer";
+import { verifySignerIdentity } from "@/lib/signers/verify-signer-identity";
+import { enrollCertificateHolder, ZEnrollCertificateHolder } from "@/lib/stamp-signing/enroll-certificate-holder";
+import { requestStampSignature } from "@/lib/stamp-signing/request-stamp-signature";
+import { ZSignPdfFields } from "@/lib/stamp-signing/schemas";
+import { locateSignature } from "@/lib/verification/testing/forge-pdf";
+import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
+import { dssCrlTimings, pdfsigAt, validatePdfAt } from "./testing/long-term-checks";
+
+const FIXTURES = "/work/shared/fixtures";
+const CONTRACT = new Uint8Array(fs.readFileSync(`${FIXTURES}/pdfs/valid/libreoffice74-contrato-a4.pdf`));
+const PORTRAIT = new Uint8Array(fs.readFileSync(`${FIXTURES}/images/portrait-413x531.jpg`));
+const STALE_MS = 10 * 60 * 1000;
+
+let services: Services;
+let dir: string;
+let caPemFile: string;
+let anchorsDer: Uint8Array[];
+const outputs: { name: string; level: "B-LT" | "B-LTA"; signatures: number; bytes: Uint8Array }[] = [];
+
+/**
+ * Every output kind, made by the use cases the routes call, on a server "up for a while": the
+ * stored CRLs were issued ten minutes ago and are still inside their reuse window, i.e. older than
+ * every certificate issued during the test (signer and agent certificates are back-dated 60 s only).
+ */
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-long-term-"));
+  const config = loadConfig({ DATA_DIR: path.join(dir, "data"), PUBLIC_URL: "http://127.0.0.1:9" });
+  const database = await openDatabase({ dataDir: config.dataDir });
+  services = { config, db: database.db, databaseKind: "pglite", blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
+  const settings = pkiSettingsOf(config);
+  const { organization, owner } = await createOrganization({ domain: "ltv.test", ownerEmail: "o@ltv.test", ownerPassword: "Owner-Password-1" }, services.db);
+  const pki = await loadPlatformPki(services.db, settings);
+  const staleAt = new Date(Date.now() - STALE_MS);
+  for (const [rowId, issuer] of [[pki.rootRowId, pki.root], [pki.issuingRowId, pki.issuing]] as const) {
+    const nextUpdate = new Date(staleAt.getTime() + 24 * 3600 * 1000);
+    const crlDer = await buildCrl(issuer, { revoked: [], crlNumber: 1n, thisUpdate: staleAt, nextUpdate });
+    await services.db.insert(crlIssues).values({ issuerCertificateId: rowId, crlNumber: 1n, crlDer, nextUpdate });
+  }
+  const ca = await getCaCertificates(services.db, settings);
+  caPemFile = path.join(dir, "ca.pem");
+  fs.writeFileSync(caPemFile, ca.pem);
+  anchorsDer = [pki.root.certificateDer];
+
+  const [user] = await services.db.select().from(users).where(eq(users.id, owner.id));
+  const caller = { userId: user.id, email: user.email, role: user.role, organizationId: organization.id, organizationDomain: "ltv.test", isPlatformAdmin: false };
+  const person = { names: "Rosa", last_names: "Huamán Soto", person_id: "45493496" };
+  const stamp = async (fields: Record<string, unknown>, pdf: Uint8Array = CONTRACT) => {
+    const result = await requestStampSignature({ caller, fields: ZSignPdfFields.parse(fields), pdf: { field: "pdf_file", filename: "c.pdf", contentType: "application/pdf", bytes: new Uint8Array(pdf) }, image: { field: "image", filename: "p.jpg", contentType: "image/jpeg", bytes: PORTRAIT } }, services);
+    if (result.mode !== "sync") throw new Error("expected a synchronous signature");
+    return result.pdf;
+  };
+  const agente = await stamp({ ...person, page: 1, sign_type: "agente" });
+  outputs.push({ name: "agente, stamp on page 1", level: "B-LT", signatures: 1, bytes: agente });
+  outputs.push({ name: "otp, stamp on an appended page (page 0)", level: "B-LT", signatures: 1, bytes: await stamp({ ...person, page: 0, sign_type: "otp", email: "rosa@ltv.test" }) });
+  await enrollCertificateHolder(
+    { ...ZEnrollCertificateHolder.parse({ sign_username: "rosa.huaman", sign_password: "Holder-Password-1", sign_pin: "2468", ...person, validity_days: 3 * 365 }), organizationId: organization.id },
+    settings,
+    services.db,
+  );
+  outputs.push({ name: "digital (built-in holder), invisible", level: "B-LT", signatures: 1, bytes: await stamp({ sign_type: "digital", sign_username: "rosa.huaman", sign_password: "Holder-Password-1", sign_pin: "2468" }) });
+  outputs.push({ name: "agente, third signature on a twice-signed file", level: "B-LT", signatures: 3, bytes: await stamp({ ...person, page: 1, position_y: 300 }, await stamp({ ...person, page: 1, position_y: 160 }, agente)) });
+
+  const processCaller = { credentialId: null as unknown as string, clientname: "api@ltv.test", role: "admin" as const, organizationId: organization.id, organizationDomain: "ltv.test" };
+  const created = await createProcess(
+    {
+      caller: processCaller,
+      fields: ZCreateProcessFields.parse({ signers: [{ doc_id: "11111111" }, { doc_id: "22222222" }], signOrder: true, urlCallback: "https://cb.example/hook", description: "Contrato" }),
+      files: [{ field: "pdfFiles", filename: "contrato.pdf", contentType: "application/pdf", bytes: CONTRACT }],
+    },
+    services.db,
+    { blobs: services.blobs, links: { secretKey: config.secretKey, publicUrl: config.publicUrl } },
+  );
+  const token = String(created.msg).split("/").pop()!;
+  for (const [docId, given, family] of [["11111111", "Ana", "Rojas"], ["22222222", "Luis", "Quispe"]]) {
+    const identity = await verifySignerIdentity({ token, docId }, services.db);
+    await signAsProcessSigner({ token, signerId: identity.signerId, pinfo: { given_name: given, family_name: family } }, services);
+  }
+  const [document] = await services.db.select().from(processDocuments).where(eq(processDocuments.processId, created.id));
+  outputs.push({ name: "completed 2-signer process", level: "B-LTA", signatures: 3, bytes: new Uint8Array((await services.blobs.get(document.currentBlobKey))!) });
+  for (const [index, output] of outputs.entries()) fs.writeFileSync(path.join(dir, `out${index}.pdf`), output.bytes);
+}, 600_000);
+
+afterAll(async () => {
+  await services?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const fileOf = (name: string) => path.join(dir, `out${outputs.findIndex((o) => o.name === name)}.pdf`);
+const kinds = [
+  "agente, stamp on page 1",
+  "otp, stamp on an appended page (page 0)",
+  "digital (built-in holder), invisible",
+  "agente, third signature on a twice-signed file",
+  "completed 2-signer process",
+];
+
+describe("long-term validity of every output kind, on a server whose stored CRLs predate the new certificates", () => {
+  it.each(kinds)("%s: every DSS CRL verifies with openssl and was issued after the notBefore of each certificate it covers", async (name) => {
+    const output = outputs.find((o) => o.name === name)!;
+    const timings = await dssCrlTimings(output.bytes, dir);
+    expect(timings.length).toBeGreaterThanOrEqual(2);
+    for (const timing of timings) {
+      expect(timing.verified, `${timing.crl} of ${timing.issuer}`).toBe(true);
+      for (const certificate of timing.covers) expect(timing.thisUpdate.getTime(), `${timing.issuer} CRL vs ${certificate.subject}`).toBeGreaterThanOrEqual(certificate.notBefore.getTime());
+    }
+    // every signer certificate of the file is covered by a CRL of its issuer
+    const covered = new Set(timings.flatMap((t) => t.covers.map((c) => c.subject)));
+    expect(covered.size).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each(kinds)("%s: reaches its promised level in our verifier (EU DSS rule: no revocation data older than the certificate)", async (name) => {
+    const output = outputs.find((o) => o.name === name)!;
+    const report = await verifyPdfSignatures(output.bytes, anchorsDer);
+    expect(report.verdict).toBe("valid");
+    expect(report.signatures).toHaveLength(output.signatures);
+    const signatures = report.signatures.filter((s) => s.kind === "signature");
+    // earlier signatures of the third-signature file carry their own DSS; all must hold the level
+    for (const signature of signatures) expect(signature.level).toBe(output.level);
+  });
+
+  it("puts the TSA certificate in the document time-stamp token only; signature time-stamps stay without certificates", () => {
+    const output = outputs.find((o) => o.name === "completed 2-signer process")!;
+    const cms = [0, 1, 2].map((index) => {
+      const at = locateSignature(output.bytes, index);
+      const hex = Buffer.from(output.bytes.subarray(at.contentsStart + 1, at.contentsEnd - 1)).toString("latin1");
+      const info = pkijs.ContentInfo.fromBER(Buffer.from(hex, "hex"));
+      return new pkijs.SignedData({ schema: info.content });
+    });
+    const certificatesOf = (signed: pkijs.SignedData) => (signed.certificates ?? []).length;
+    const signatureTokens = cms.slice(0, 2).map((signed) => {
+      const attribute = signed.signerInfos[0].unsignedAttrs!.attributes.find((a) => a.type === "1.2.840.113549.1.9.16.2.14")!;
+      return new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(attribute.values[0].toBER(false)).content });
+    });
+    expect(signatureTokens.map(certificatesOf)).toEqual([0, 0]);
+    expect(certificatesOf(cms[2])).toBeGreaterThanOrEqual(1);
+  });
+
+  it.each(kinds)("%s: validate-pdf and pdfsig accept it now, a day later and a year later (faketime)", async (name) => {
+    const output = outputs.find((o) => o.name === name)!;
+    for (const offset of [undefined, "+1d", "+365d"]) {
+      const validated = await validatePdfAt(fileOf(name), caPemFile, offset);
+      expect(validated.output, `validate-pdf at ${offset ?? "now"}`).toMatch(new RegExp(`validate-pdf: PASS \\(${output.signatures} signatures?\\)`));
+      const pdfsig = await pdfsigAt(fileOf(name), caPemFile, dir, offset);
+      // poppler 22.12 does not verify RFC 3161 document time-stamps at all (validate-pdf reports n/a)
+      const signatures = output.level === "B-LTA" ? output.signatures - 1 : output.signatures;
+      const expected = [...Array(signatures).fill("Signature is Valid."), ...(output.level === "B-LTA" ? ["Signature has not yet been verified."] : [])];
+      expect(pdfsig.signatures, `pdfsig at ${offset ?? "now"}`).toEqual(expected);
+      expect(pdfsig.certificates.slice(0, signatures), `pdfsig at ${offset ?? "now"}`).toEqual(Array(signatures).fill("Certificate is Trusted."));
+    }
+  });
+});

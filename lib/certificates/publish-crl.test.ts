@@ -1,0 +1,73 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/db/client";
+import { crlIssues } from "@/db/schema";
+import { loadConfig } from "@/lib/config/load-config";
+import { buildCrl } from "@/lib/pki/build-crl";
+import { crlBaseUrl, loadPlatformPki, type PlatformPki } from "./load-platform-pki";
+import { pkiSettingsOf } from "./pki-settings";
+import { currentPlatformCrls } from "./publish-crl";
+import { validationData } from "./finish-long-term-validation";
+import { issueSignerCertificate } from "@/lib/pki/issue-certificate";
+import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
+
+let dir: string;
+let close: () => Promise<void>;
+let db: Awaited<ReturnType<typeof openDatabase>>["db"];
+let settings: ReturnType<typeof pkiSettingsOf>;
+let pki: PlatformPki;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-crl-"));
+  const config = loadConfig({ DATA_DIR: path.join(dir, "data"), PUBLIC_URL: "http://127.0.0.1:9" });
+  const database = await openDatabase({ dataDir: config.dataDir });
+  ({ db, close } = database);
+  settings = pkiSettingsOf(config);
+  pki = await loadPlatformPki(db, settings);
+}, 120_000);
+afterAll(async () => {
+  await close?.();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Stores CRLs issued `ageMs` ago, still well inside their reuse window: a server that has been up a while. */
+async function storeCrlsIssuedAgo(ageMs: number) {
+  const thisUpdate = new Date(Date.now() - ageMs);
+  const nextUpdate = new Date(thisUpdate.getTime() + 24 * 3600 * 1000);
+  for (const [rowId, issuer] of [[pki.rootRowId, pki.root], [pki.issuingRowId, pki.issuing]] as const) {
+    const crlDer = await buildCrl(issuer, { revoked: [], crlNumber: 7n, thisUpdate, nextUpdate });
+    await db.insert(crlIssues).values({ issuerCertificateId: rowId, crlNumber: 7n, crlDer, nextUpdate }).onConflictDoUpdate({ target: crlIssues.issuerCertificateId, set: { crlDer, nextUpdate } });
+  }
+  return thisUpdate;
+}
+
+const thisUpdateOf = (der: Uint8Array) => new x509.X509Crl(new Uint8Array(der)).thisUpdate;
+const newSigner = () =>
+  issueSignerCertificate(pki.issuing, { givenNames: "Ana", lastNames: "Rojas", nationality: "PER", idType: "DNI", idNumber: "12345678", validityMinutes: 60, crlBaseUrl: crlBaseUrl(settings.publicUrl) });
+
+describe("the timing rule: a CRL older than the notBefore of a certificate it covers is never embedded", () => {
+  it("issues new CRLs for a certificate made after the stored ones, instead of reusing them", async () => {
+    await storeCrlsIssuedAgo(10 * 60 * 1000);
+    const signer = await newSigner();
+    const notBefore = readX509Certificate(signer.certificateDer).notBefore;
+    const data = await validationData([signer.certificateDer], db, settings);
+    expect(data.crls).toHaveLength(2);
+    for (const crl of data.crls) expect(thisUpdateOf(crl).getTime()).toBeGreaterThanOrEqual(notBefore.getTime());
+  });
+
+  it("reuses the stored CRLs when they are younger than every certificate they cover", async () => {
+    const stored = await storeCrlsIssuedAgo(5_000);
+    const crls = await currentPlatformCrls(db, settings, new Date(stored.getTime() - 60_000));
+    expect(crls.map((crl) => thisUpdateOf(crl).getTime())).toEqual([Math.floor(stored.getTime() / 1000) * 1000, Math.floor(stored.getTime() / 1000) * 1000]);
+  });
+
+  it("never hands out a CRL issued before the certificate, whatever second boundary they fall on", async () => {
+    for (let i = 0; i < 3; i++) {
+      const stored = await storeCrlsIssuedAgo(0);
+      const crls = await currentPlatformCrls(db, settings, new Date(stored.getTime() + 1000));
+      for (const crl of crls) expect(thisUpdateOf(crl).getTime()).toBeGreaterThanOrEqual(Math.floor(stored.getTime() / 1000) * 1000 + 1000);
+    }
+  });
+});
