@@ -17,17 +17,27 @@ type Props = {
   mark?: PageMark;
   placeholder?: PlaceholderPage;
   labels: { page: string; of: string; loading: string; failed: string };
-  onReachedEnd?: () => void;
+  /** Called once per page (0-based) when it is drawn and at least half of it (or half the screen) is in view. */
+  onPageShown?: (pageIndex: number) => void;
 };
+
+const VISIBILITY_STEPS = Array.from({ length: 21 }, (_, i) => i / 20);
+
+/** Half of the page in view, or half of the screen filled by it when the page is taller than the screen. */
+function isInView(entry: IntersectionObserverEntry): boolean {
+  if (!entry.isIntersecting) return false;
+  const seen = entry.intersectionRect.height;
+  const screen = entry.rootBounds?.height ?? window.innerHeight;
+  return seen >= Math.min(entry.boundingClientRect.height, screen) / 2 - 1;
+}
 
 /**
  * pdf.js viewer for phones: every page gets a sized slot at once, but a page is fetched (by byte
  * range) and drawn only when its slot comes near the screen, and released when far away, so the
  * first page of a long file shows quickly and memory stays flat.
  */
-export function PdfViewer({ url, pages, title, mark, placeholder, labels, onReachedEnd }: Props) {
+export function PdfViewer({ url, pages, title, mark, placeholder, labels, onPageShown }: Props) {
   const rootRef = useRef<HTMLDivElement>(null);
-  const endRef = useRef<HTMLDivElement>(null);
   const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
   const [pageCount, setPageCount] = useState(pages);
   const [aspect, setAspect] = useState(1.414);
@@ -54,10 +64,20 @@ export function PdfViewer({ url, pages, title, mark, placeholder, labels, onReac
     };
   }, [url]);
 
+  const shownRef = useRef(onPageShown);
+  shownRef.current = onPageShown;
+
   useEffect(() => {
     const root = rootRef.current;
     if (!doc || !root) return;
     const rendering = new Map<number, { cancel: () => void }>();
+    // display is proven per page: drawn on its canvas while in view, whichever of the two comes last
+    const inView = new Set<number>();
+    const markShownIfDrawnAndInView = (slot: HTMLElement, index: number) => {
+      if (slot.dataset.shown === "1" || slot.dataset.rendered !== "1" || !inView.has(index)) return;
+      slot.dataset.shown = "1";
+      shownRef.current?.(index);
+    };
     const observer = new IntersectionObserver(
       (entries) => {
         for (const entry of entries) {
@@ -81,6 +101,7 @@ export function PdfViewer({ url, pages, title, mark, placeholder, labels, onReac
               try {
                 await render.promise;
                 slot.dataset.rendered = "1";
+                markShownIfDrawnAndInView(slot, index);
                 if (index === 0 && !root.dataset.firstPageMs) root.dataset.firstPageMs = String(Math.round(performance.now()));
               } catch {
                 // cancelled when scrolled away
@@ -112,24 +133,30 @@ export function PdfViewer({ url, pages, title, mark, placeholder, labels, onReac
       },
       { rootMargin: "400% 0px" },
     );
+    const watcher = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          const slot = entry.target as HTMLElement;
+          const index = Number(slot.dataset.pageIndex);
+          if (isInView(entry)) inView.add(index);
+          else inView.delete(index);
+          markShownIfDrawnAndInView(slot, index);
+        }
+      },
+      { threshold: VISIBILITY_STEPS },
+    );
     root.querySelectorAll<HTMLElement>("[data-page-index]").forEach((slot) => {
       observer.observe(slot);
       releaser.observe(slot);
+      watcher.observe(slot);
     });
     return () => {
       observer.disconnect();
       releaser.disconnect();
+      watcher.disconnect();
       rendering.forEach((r) => r.cancel());
     };
   }, [doc, pageCount]);
-
-  useEffect(() => {
-    const end = endRef.current;
-    if (!end || !onReachedEnd || !doc) return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onReachedEnd());
-    observer.observe(end);
-    return () => observer.disconnect();
-  }, [onReachedEnd, doc]);
 
   const markBox = (page: { width: number; height: number }) =>
     mark && {
@@ -171,7 +198,6 @@ export function PdfViewer({ url, pages, title, mark, placeholder, labels, onReac
           )}
         </div>
       )}
-      <div ref={endRef} className="pdf-end" aria-hidden="true" />
     </div>
   );
 }

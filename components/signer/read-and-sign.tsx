@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useRef, useState } from "react";
+import { useLayoutEffect, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
@@ -10,18 +10,25 @@ import type { ReadableDocument } from "@/lib/signers/load-signer-page";
 import { ZDeclineSignature } from "@/lib/signers/schemas";
 import { callSignerApi, postJson } from "./call-signer-api";
 import { signerTranslator, type SignerLocale } from "./signer-messages";
+import { useReadingRecord } from "./use-reading-record";
 
-/** Read every file (scroll to the end or tick the box), then sign with one button, or decline with a reason. */
+/**
+ * Read every file, then sign with one button, or decline with a reason. Signing is enabled once the
+ * server's record says every page of every file was drawn in view (the viewer proves it per page).
+ */
 export function ReadAndSign({ locale, api, documents }: { locale: SignerLocale; api: string; documents: ReadableDocument[] }) {
   const t = signerTranslator(locale);
   const router = useRouter();
-  const [reached, setReached] = useState<Set<string>>(new Set());
-  const [confirmed, setConfirmed] = useState(false);
+  const reading = useReadingRecord(api, documents);
   const [signing, setSigning] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const allRead = confirmed || documents.every((d) => reached.has(d.documentId));
+  const allRead = reading.recorded;
 
-  const reachedEnd = useCallback((id: string) => setReached((previous) => (previous.has(id) ? previous : new Set(previous).add(id))), []);
+  // the step opens at the top of the first file whatever the previous step scrolled (with overflow-anchor: none in the CSS)
+  useLayoutEffect(() => {
+    // a block body: newer Chromium returns a promise from scrollTo, which React would call as the cleanup
+    window.scrollTo({ top: 0, left: 0, behavior: "instant" });
+  }, []);
 
   async function sign() {
     setSigning(true);
@@ -31,18 +38,29 @@ export function ReadAndSign({ locale, api, documents }: { locale: SignerLocale; 
     setSigning(false);
     if (answer.status === 0) return setError(t("error.network"));
     if (answer.status === 401) return setError(t("error.session"));
+    if (answer.body.reason === "pages_not_shown") return setError(t("read.notShown"));
     if (answer.body.reason && answer.body.reason !== "document_changed") return router.refresh();
     setError(`${t("sign.failed")} ${answer.body.message ?? ""}`);
   }
 
+  const status = signing
+    ? t("sign.signing")
+    : allRead
+      ? t("read.allShown")
+      : reading.shown < reading.total
+        ? t("read.scrollHint")
+        : reading.failedStatus === null
+          ? t("read.recording")
+          : "";
+
   return (
-    <section className="stack" aria-labelledby="read-title">
+    <section className="stack" aria-labelledby="read-title" data-testid="read-step">
       <div className="signer-card card stack">
         <h1 id="read-title">{t("read.title")}</h1>
         <p>{t("read.lead")}</p>
       </div>
       {documents.map((d) => (
-        <article key={d.documentId} className="document" aria-labelledby={`doc-${d.documentId}`}>
+        <article key={d.documentId} className="document" aria-labelledby={`doc-${d.documentId}`} data-document-id={d.documentId}>
           <div className="document-head">
             <h2 id={`doc-${d.documentId}`}>{d.name}</h2>
             <span className="muted">
@@ -60,24 +78,33 @@ export function ReadAndSign({ locale, api, documents }: { locale: SignerLocale; 
             mark={{ pageIndex: d.stampPage.pageIndex, page: d.stampPage, rect: d.stampRect, label: t("read.stampHere") }}
             placeholder={d.appendStampPage ? { ...d.stampPage, label: t("read.stampPage") } : undefined}
             labels={{ page: t("read.page"), of: t("read.of"), loading: t("read.loading"), failed: t("read.failed") }}
-            onReachedEnd={() => reachedEnd(d.documentId)}
+            onPageShown={(index) => reading.pageShown(d.documentId, index)}
           />
         </article>
       ))}
       <div className="sign-bar" data-testid="sign-bar">
-        <label className="inline checkbox">
-          <input type="checkbox" checked={confirmed} onChange={(event) => setConfirmed(event.target.checked)} />
-          {documents.length > 1 ? t("read.confirmAll") : t("read.confirm")}
-        </label>
+        <p className="sign-progress" data-testid="reading-progress" data-shown={reading.shown} data-total={reading.total} data-recorded-shown={reading.recordedShown} data-recorded={allRead ? "1" : "0"}>
+          {t("read.progress", { shown: reading.shown, total: reading.total })}
+        </p>
         <button type="button" className="button button-large sign-button" onClick={sign} disabled={!allRead || signing} aria-describedby="sign-status">
           {documents.length > 1 ? t("sign.buttonMany", { n: documents.length }) : t("sign.button")}
         </button>
       </div>
       <div className="card stack">
         <p id="sign-status" className="hint" role="status" aria-live="polite">
-          {signing ? t("sign.signing") : allRead && !confirmed ? t("read.reachedEnd") : allRead ? "" : t("read.scrollHint")}
+          {status}
         </p>
         {signing && <progress aria-label={t("sign.signing")} />}
+        {reading.failedStatus !== null && (
+          <div className="alert stack" role="alert">
+            <p>{reading.failedStatus === 401 ? t("error.session") : reading.failedStatus === 0 ? t("error.network") : t("read.recordFailed")}</p>
+            {reading.failedStatus !== 401 && (
+              <button type="button" className="button button-secondary" onClick={reading.retry}>
+                {t("read.retryRecord")}
+              </button>
+            )}
+          </div>
+        )}
         {error && (
           <p className="alert" role="alert">
             {error}

@@ -9,3 +9,4 @@ export * from "./labels";
 export * from "./notifications";
 export * from "./registry-photos";
 export * from "./audit";
+export * from "./signer-evidence";

@@ -56,9 +56,52 @@ export class SignerPage {
     await expect(this.page.getByRole("heading", { name: "Lea los documentos" })).toBeVisible({ timeout: 30_000 });
   }
 
-  async confirmReadAndSign() {
-    await this.page.getByLabel(/He leído (el documento|los documentos)/).check();
-    await this.page.getByRole("button", { name: /^Firmar/ }).click();
+  signButton() {
+    return this.page.getByRole("button", { name: /^Firmar/ });
+  }
+
+  /** Every page slot of every document, in reading order. */
+  pageSlots() {
+    return this.page.locator(".pdf-viewer .pdf-page[data-page-index]");
+  }
+
+  /** Waits until every document's viewer has parsed its file (all page slots exist). */
+  async expectDocumentsLoaded() {
+    const viewers = this.page.locator(".pdf-viewer");
+    await expect(viewers.first()).toBeVisible({ timeout: 30_000 });
+    await expect(this.page.locator('.pdf-viewer:not([data-loaded="1"])')).toHaveCount(0, { timeout: 30_000 });
+  }
+
+  /** The reading step's record: pages shown on this screen, pages in all, and whether the server holds every one. */
+  async readingProgress(): Promise<{ shown: number; total: number; recorded: boolean }> {
+    const progress = this.page.getByTestId("reading-progress");
+    return {
+      shown: Number(await progress.getAttribute("data-shown")),
+      total: Number(await progress.getAttribute("data-total")),
+      recorded: (await progress.getAttribute("data-recorded")) === "1",
+    };
+  }
+
+  /** Brings page slots `from`..`to` (0-based over all documents) into the middle of the screen one by one, waiting until each is proven shown. */
+  async readPages(from: number, to: number) {
+    for (let i = from; i <= to; i++) {
+      const slot = this.pageSlots().nth(i);
+      await slot.evaluate((element) => element.scrollIntoView({ block: "center" }));
+      await expect(slot).toHaveAttribute("data-shown", "1", { timeout: 30_000 });
+    }
+  }
+
+  /** Scrolls through every page as a reader does; signing is enabled once the server recorded them all. */
+  async readEveryPage() {
+    await this.expectDocumentsLoaded();
+    await this.readPages(0, (await this.pageSlots().count()) - 1);
+    await expect(this.page.getByTestId("reading-progress")).toHaveAttribute("data-recorded", "1", { timeout: 30_000 });
+    await expect(this.signButton()).toBeEnabled();
+  }
+
+  async readAndSign() {
+    await this.readEveryPage();
+    await this.signButton().click();
     await expect(this.page.getByTestId("signed-receipt")).toBeVisible({ timeout: 60_000 });
   }
 

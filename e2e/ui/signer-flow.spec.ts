@@ -86,7 +86,7 @@ test("two signers in order: wrong ID, face checks against registry photos, signi
   await expect(oneCam.page.getByTestId("stamp-placeholder-page")).toBeVisible();
   await expect(oneCam.page.getByTestId("stamp-mark")).toBeVisible();
   await oneCam.screenshot("signer-read-phone");
-  await oneCam.confirmReadAndSign();
+  await oneCam.readAndSign();
   await expect(oneCam.page.getByTestId("pending-signers")).toHaveAttribute("data-pending", "1");
   await oneCam.screenshot("signer-done-pending-phone");
 
@@ -114,7 +114,7 @@ test("two signers in order: wrong ID, face checks against registry photos, signi
   await twoCam.expectReadStep();
   await expect(twoCam.page.locator('[data-testid="stamp-mark"]')).toBeVisible();
   await twoCam.screenshot("signer-read-desktop");
-  await twoCam.confirmReadAndSign();
+  await twoCam.readAndSign();
   await expect(twoCam.page.getByTestId("pending-signers")).toHaveAttribute("data-pending", "0");
   await twoCam.screenshot("signer-done-complete-desktop");
 
@@ -151,9 +151,10 @@ test("a 100-page file shows its first page quickly and draws pages only when rea
   expect(await page.locator(".pdf-page[data-page-index]").count()).toBe(100);
   expect(await page.locator('.pdf-page[data-rendered="1"]').count()).toBeLessThan(10);
   await signerPage.screenshot("signer-read-100-pages-phone", false);
-  // reaching the end enables signing without ticking the box
-  await page.locator(".pdf-end").scrollIntoViewIfNeeded();
-  await expect(page.getByRole("button", { name: "Firmar", exact: true })).toBeEnabled();
+  // jumping to the end draws the last pages but signing needs every page in view
+  await page.locator('.pdf-page[data-page-index="99"]').scrollIntoViewIfNeeded();
+  await expect(page.locator('.pdf-page[data-page-index="99"][data-shown="1"]')).toBeVisible();
+  await expect(page.getByRole("button", { name: "Firmar", exact: true })).toBeDisabled();
   await expect(page.locator('.pdf-page[data-page-index="99"][data-rendered="1"]')).toBeVisible();
   // pages far behind gave their canvas back
   await expect(page.locator('.pdf-page[data-page-index="0"]')).not.toHaveAttribute("data-rendered", "1");

@@ -17,6 +17,7 @@ export type AuditAction =
   | "process.modified"
   | "process.rejected"
   | "process.notified"
+  | "process.evidence_exported"
   | "signer.signed"
   | "stamp.signature_requested"
   | "registry_photo.saved"

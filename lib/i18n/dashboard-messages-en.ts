@@ -49,6 +49,7 @@ export const dashboardMessagesEn: Record<keyof typeof dashboardMessagesEs, strin
   "detail.pages": "pages",
   "detail.original": "Download original",
   "detail.signed": "Download signed",
+  "detail.evidence": "Download the evidence summary (signed PDF)",
   "detail.signers": "Signers",
   "detail.signerId": "ID",
   "detail.contact": "Contact",

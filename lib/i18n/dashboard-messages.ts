@@ -47,6 +47,7 @@ export const dashboardMessagesEs = {
   "detail.pages": "páginas",
   "detail.original": "Descargar original",
   "detail.signed": "Descargar firmado",
+  "detail.evidence": "Descargar resumen de evidencias (PDF firmado)",
   "detail.signers": "Firmantes",
   "detail.signerId": "Documento",
   "detail.contact": "Contacto",

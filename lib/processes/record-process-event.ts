@@ -9,6 +9,7 @@ export type ProcessEventKind =
   | "notified"
   | "identity_verified"
   | "identity_failed"
+  | "session_started"
   | "facial_recorded"
   | "signed"
   | "declined"

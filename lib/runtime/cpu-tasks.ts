@@ -9,6 +9,7 @@ import { importPkcs12 } from "@/lib/pki/import-pkcs12";
 import { judgeFacialTry } from "@/lib/signers/judge-facial-try";
 import { produceProcessSignature, type ProcessSignatureInput } from "@/lib/signers/produce-process-signature";
 import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
+import { signEvidenceSummary, type EvidenceSummaryInput } from "@/lib/evidence/sign-evidence-summary";
 
 /** Lets a task ask the main thread for what only it has; the names are the run's `calls`. */
 export type TaskContext = { call: (name: string, ...args: unknown[]) => Promise<unknown> };
@@ -41,6 +42,8 @@ export const cpuTasks = {
       (digest) => context.call("timestamp", digest) as Promise<Uint8Array>,
       (digest) => context.call("documentTimestamp", digest) as Promise<Uint8Array>,
     ),
+  "sign-evidence-summary": (input: EvidenceSummaryInput, context: TaskContext) =>
+    signEvidenceSummary(input, (digest) => context.call("timestamp", digest) as Promise<Uint8Array>),
   // on the face pool only (one worker): the models are loaded once, in that worker
   "judge-facial-try": (input: Parameters<typeof judgeFacialTry>[0]) => judgeFacialTry(input),
   "import-pkcs12": (input: { bytes: Uint8Array; password: string }) => importPkcs12(input.bytes, input.password),

@@ -8,7 +8,9 @@ import { filesOf } from "@/lib/processes/plan-stamp-positions";
 import { queueSignerNotifications } from "@/lib/processes/queue-signer-notifications";
 import { recordProcessEvent } from "@/lib/processes/record-process-event";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import type { SignerClient } from "./describe-signer-client";
 import { assertMaySign } from "./prepare-signer-signature";
+import { readingTimesOf } from "./record-pages-shown";
 import { resolveSigningLink } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
 
@@ -28,7 +30,7 @@ export type SignedDocument = {
  * the callback; with sign order, the next signer is notified. One transaction.
  */
 export async function completeSignerSignature(
-  input: { token: string; signerId: string; signedDocuments: SignedDocument[]; signAction?: string; pinfo?: SignerPinfo },
+  input: { token: string; signerId: string; signedDocuments: SignedDocument[]; signAction?: string; pinfo?: SignerPinfo; client?: SignerClient },
   db: Db,
 ): Promise<{ processStatus: "pending" | "signed"; completed: boolean }> {
   return db.transaction(async (tx) => {
@@ -63,8 +65,10 @@ export async function completeSignerSignature(
         ...(input.pinfo ? { pinfo: input.pinfo } : {}),
       })
       .where(eq(processSigners.id, signer.id));
+    // the evidence of the signature: the device that signed and when each file was shown to the signer
+    const pagesShown = (await readingTimesOf(signer.id, tx)).map((r) => ({ documentId: r.documentId, pages: r.pages, firstShownAt: new Date(r.firstShownAt).toISOString(), lastShownAt: new Date(r.lastShownAt).toISOString() }));
     await recordProcessEvent(
-      { processId: process.id, organizationId: process.organizationId, kind: "signed", signerId: signer.id, detail: { documents: mine.map((d) => d.id) } },
+      { processId: process.id, organizationId: process.organizationId, kind: "signed", signerId: signer.id, detail: { documents: mine.map((d) => d.id), client: input.client, pagesShown } },
       tx,
     );
     await recordAuditEvent(
@@ -73,7 +77,7 @@ export async function completeSignerSignature(
         actor: `${signer.nat}:${signer.docId}`,
         action: "signer.signed",
         target: process.id,
-        detail: { signerId: signer.id, documents: mine.map((d) => ({ id: d.id, sha256: given.get(d.id)!.sha256 })) },
+        detail: { signerId: signer.id, documents: mine.map((d) => ({ id: d.id, sha256: given.get(d.id)!.sha256 })), client: input.client, pagesShown },
       },
       tx,
     );

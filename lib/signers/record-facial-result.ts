@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import type { LivenessChallenge } from "@/lib/faces/assess-liveness";
 import { processSigners, type FacialCheck } from "@/db/schema";
 import { recordProcessEvent } from "@/lib/processes/record-process-event";
+import type { SignerClient } from "./describe-signer-client";
 import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
 import { actingSigner, resolveSigningLink, type SigningContext } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
@@ -50,7 +51,7 @@ export const FACIAL_VALID_SECONDS = 15 * 60;
  * for the audit trail). At most 3 tries per signer: the third failure locks the signer.
  */
 export async function recordFacialResult(
-  input: { token: string; signerId: string; attempt: number; result: boolean; score: number; selfieBlobKey: string; evaluation?: FacialEvaluation },
+  input: { token: string; signerId: string; attempt: number; result: boolean; score: number; selfieBlobKey: string; evaluation?: FacialEvaluation; client?: SignerClient },
   db: Db,
   /** The link as it was when the try was claimed: a try already evaluated is recorded even if a parallel one locked the signer meanwhile. */
   claimedWith?: SigningContext,
@@ -80,7 +81,7 @@ export async function recordFacialResult(
         organizationId: process.organizationId,
         kind: "facial_recorded",
         signerId: signer.id,
-        detail: { result: input.result, score: input.score, attempt: counted.attempts, checkId: facial.id, ...(input.evaluation ?? {}) },
+        detail: { result: input.result, score: input.score, attempt: counted.attempts, checkId: facial.id, ...(input.evaluation ?? {}), client: input.client },
       },
       tx,
     );

@@ -4,6 +4,7 @@ import type { LivenessChallenge } from "@/lib/faces/assess-liveness";
 import { facePool } from "@/lib/runtime/cpu-pool";
 import { findRegistryPhoto } from "@/lib/registry-photos/find-registry-photo";
 import { logInfo } from "@/lib/runtime/log";
+import type { SignerClient } from "./describe-signer-client";
 import { encryptBiometric } from "./encrypt-biometric";
 import { facialChallengeFor } from "./facial-challenge";
 import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
@@ -34,7 +35,7 @@ export type FacialCheckOutcome =
  * selfie (and ID photo) are stored encrypted; the result is recorded (3 tries, then locked).
  */
 export async function runFacialCheck(
-  input: { token: string; signerId: string; frames: Uint8Array[]; idDocument?: Uint8Array },
+  input: { token: string; signerId: string; frames: Uint8Array[]; idDocument?: Uint8Array; client?: SignerClient },
   services: Services,
 ): Promise<FacialCheckOutcome> {
   const started = performance.now();
@@ -77,7 +78,7 @@ export async function runFacialCheck(
     decision: match.decision,
     durationMs,
   };
-  const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, attempt, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc`, evaluation }, db, context);
+  const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, attempt, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc`, evaluation, client: input.client }, db, context);
   logInfo("facial check", { processId: context.process.id, signerId: signer.id, attempt, passed, live: liveness.live, similarity: match.similarity, durationMs });
   const next = facialChallengeFor(config.secretKey, signer.id, attempt + 1);
   if (passed) return { status: "passed", attemptsLeft: recorded.attemptsLeft, challenge: next };

@@ -32,3 +32,9 @@ export const ZFacialUpload = z.object({
     .refine((b) => b.length <= 8 * 1024 * 1024 && isJpegOrPng(b), "la foto del documento debe ser JPEG o PNG de hasta 8 MB")
     .optional(),
 });
+
+/** POST /api/signer/<token>/pages: pages (0-based) of one file that were drawn in the signer's viewport. */
+export const ZPagesShown = z.object({
+  documentId: z.string().uuid(),
+  pages: z.array(z.number().int().min(0).max(100_000)).min(1).max(1000),
+});

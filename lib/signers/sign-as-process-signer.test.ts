@@ -18,6 +18,7 @@ import { renderPage } from "@/lib/pdf/test-support/render-page";
 import { readWordBoxes } from "@/lib/pdf/test-support/read-word-boxes";
 import { verifySignerIdentity } from "./verify-signer-identity";
 import { signAsProcessSigner } from "./sign-as-process-signer";
+import { showEveryPage } from "./test-support/show-every-page";
 
 const fixtures = "/work/shared/fixtures/pdfs/valid";
 const files = ["libreoffice74-contrato-a4.pdf", "ghostscript-gdb-refcard-rotate270.pdf"].map((name) => ({
@@ -57,8 +58,10 @@ describe("signAsProcessSigner", () => {
     );
     const token = String(created.msg).split("/").pop()!;
     const first = await verifySignerIdentity({ token, docId: "11111111" }, services.db);
+    await showEveryPage({ token, signerId: first.signerId }, services.db);
     expect(await signAsProcessSigner({ token, signerId: first.signerId, pinfo: { given_name: "Ana María", family_name: "Núñez Pérez" } }, services)).toMatchObject({ processStatus: "pending" });
     const second = await verifySignerIdentity({ token, docId: "22222222" }, services.db);
+    await showEveryPage({ token, signerId: second.signerId }, services.db);
     expect(await signAsProcessSigner({ token, signerId: second.signerId, pinfo: { given_name: "Luis", family_name: "Gómez" } }, services)).toMatchObject({ processStatus: "signed", completed: true });
 
     const { pem } = await getCaCertificates(services.db, pkiSettingsOf(services.config));
@@ -102,6 +105,7 @@ describe("signAsProcessSigner", () => {
     const token = String(created.msg).split("/").pop()!;
     for (const [i, docId] of docIds.entries()) {
       const { signerId } = await verifySignerIdentity({ token, docId }, services.db);
+      await showEveryPage({ token, signerId }, services.db);
       await signAsProcessSigner({ token, signerId, pinfo: { given_name: `Nombre${i}`, family_name: `Apellido${i}` } }, services);
     }
     const [document] = await services.db.select().from(processDocuments).where(eq(processDocuments.processId, created.id));

@@ -11,6 +11,8 @@ import { validationData } from "@/lib/certificates/finish-long-term-validation";
 import { cpuPool } from "@/lib/runtime/cpu-pool";
 import { prepareSignerSignature } from "./prepare-signer-signature";
 import { completeSignerSignature, type SignedDocument } from "./complete-signer-signature";
+import type { SignerClient } from "./describe-signer-client";
+import { assertEveryPageShown } from "./record-pages-shown";
 
 /**
  * Five years, so the signature keeps validating in tools that check certificates at the current
@@ -30,12 +32,14 @@ const identityOfNat: Record<string, { nationality: string; idType: PersonIdType 
 /**
  * The cryptographic step of a process signature: a certificate for this person (fresh key, used
  * once and dropped), one incremental PAdES signature per file with the stamp on the appended page,
- * validation data after it, and for the last signer the document time stamp (B-LTA). The signed
- * revisions are stored, then recorded by completeSignerSignature.
+ * validation data after it, and for the last signer the document time stamp (B-LTA). Refused
+ * before any of that while the record says a page was never shown to the signer. The signed
+ * revisions are stored, then recorded by completeSignerSignature with the device that signed.
  */
-export async function signAsProcessSigner(input: { token: string; signerId: string; pinfo?: SignerPinfo }, services: Services) {
+export async function signAsProcessSigner(input: { token: string; signerId: string; pinfo?: SignerPinfo; client?: SignerClient }, services: Services) {
   const { db, blobs, config } = services;
   const plan = await prepareSignerSignature(input, db);
+  await assertEveryPageShown(plan, db);
   const pinfo = plan.signer.pinfo ?? input.pinfo ?? null;
   const identity = identityOfNat[plan.signer.nat] ?? { nationality: plan.signer.nat.slice(0, 3), idType: "DNI" as const };
   const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
@@ -104,5 +108,5 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
       baseBlobKey: document.blobKey,
     });
   }
-  return completeSignerSignature({ token: input.token, signerId: input.signerId, signedDocuments, signAction: "sign", pinfo: pinfo ?? undefined }, db);
+  return completeSignerSignature({ token: input.token, signerId: input.signerId, signedDocuments, signAction: "sign", pinfo: pinfo ?? undefined, client: input.client }, db);
 }

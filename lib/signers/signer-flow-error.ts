@@ -17,7 +17,8 @@ export type SignerRefusal =
   | "facial_required"
   | "facial_not_required"
   | "not_your_turn"
-  | "document_changed";
+  | "document_changed"
+  | "pages_not_shown";
 
 const refusals: Record<SignerRefusal, { code: ErrorCode; message: string }> = {
   unknown_link: { code: "NOT_FOUND", message: "El enlace no existe o está incompleto." },
@@ -36,6 +37,7 @@ const refusals: Record<SignerRefusal, { code: ErrorCode; message: string }> = {
   facial_not_required: { code: "VALIDATION", message: "Este firmante no requiere validación facial." },
   not_your_turn: { code: "FORBIDDEN", message: "Aún no es su turno: la firma sigue un orden." },
   document_changed: { code: "CONFLICT", message: "Otro firmante firmó mientras tanto; vuelva a intentarlo." },
+  pages_not_shown: { code: "FORBIDDEN", message: "Aún no se mostraron todas las páginas de los documentos; recórralos hasta el final antes de firmar." },
 };
 
 /** An AppError (mapped by the ordinary error table) that also carries the signer-facing reason. */

@@ -70,6 +70,11 @@ export default async function ProcessDetailPage({ params }: { params: Promise<{ 
             </li>
           ))}
         </ul>
+        <p>
+          <a href={`/api/dashboard/processes/${encodeURIComponent(process.id)}/evidence`} download data-testid="evidence-summary">
+            {t("detail.evidence")}
+          </a>
+        </p>
       </section>
       <SignersTable detail={detail} showSelfie={can(staff.role, "biometrics:read")} canModify={canModify} t={t} locale={locale} />
       <ProcessTimeline events={detail.events} t={t} locale={locale} />

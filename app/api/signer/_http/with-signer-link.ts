@@ -5,6 +5,7 @@ import { isAppError } from "@/lib/errors";
 import type { Services } from "@/lib/runtime/services";
 import { SIGNER_SESSION_COOKIE, issueSignerSession, readSignerSession, signerSessionCookies } from "@/lib/signers/signer-session";
 import { SignerFlowError } from "@/lib/signers/signer-flow-error";
+import { describeSignerClient, type SignerClient } from "@/lib/signers/describe-signer-client";
 
 type Context = {
   token: string;
@@ -14,6 +15,8 @@ type Context = {
   params: Record<string, string | string[]>;
   /** Set-Cookie values that (re)start the signer session for this link. */
   sessionCookies: (signerId: string) => string[];
+  /** Address and user agent of the request, for the signer's evidence. */
+  client: SignerClient;
 };
 type Handler = (request: Request, context: Context) => Promise<Response>;
 
@@ -33,7 +36,7 @@ export function withSignerLink(options: { session: "required" | "optional" }, ha
       }
       const secure = services.config.publicUrl.startsWith("https:");
       const sessionCookies = (signerId: string) => signerSessionCookies(issueSignerSession(services.config.secretKey, token, signerId), token, secure);
-      return await handler(request, { token, signerId: session?.signerId ?? null, services, params, sessionCookies });
+      return await handler(request, { token, signerId: session?.signerId ?? null, services, params, sessionCookies, client: describeSignerClient(request) });
     } catch (error) {
       if (error instanceof SignerFlowError || error instanceof FaceError) {
         const reason = error instanceof SignerFlowError ? error.reason : error.reason.toLowerCase();

@@ -1,0 +1,118 @@
+import { expect, test, type Browser, type BrowserContext } from "@playwright/test";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN } from "../fixtures/start-test-server";
+import { login, processApi, signer, TINY_PDF, type ProcessApi } from "../fixtures/process-api-client";
+import { launchCameraBrowser, PHONE, DESKTOP } from "../fixtures/camera-browser";
+import { turningClip } from "../fixtures/face-clips";
+import { contractPdf, facePhoto, uploadRegistryPhoto } from "../fixtures/signer-documents";
+import { SignerPage } from "../pages/signer-page";
+
+// the suite's own server (playwright.config.ts)
+let admin: ProcessApi;
+let accessToken: string;
+let baseUrl: string;
+const browsers: Browser[] = [];
+
+test.beforeAll(async ({ baseURL }) => {
+  baseUrl = baseURL!;
+  accessToken = await login(baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_PASSWORD);
+  admin = processApi(baseUrl, accessToken);
+});
+test.afterAll(async () => {
+  await Promise.all(browsers.map((b) => b.close()));
+});
+
+const sizes = [
+  ["phone", PHONE],
+  ["desktop", DESKTOP],
+] as const;
+
+/** Two files (2 pages + 1 page) for one signer; the link identifies by itself. */
+async function newProcess(person: ReturnType<typeof signer>): Promise<string> {
+  const created = await admin.create({ signers: [person], readChallenges: [], description: "Lectura completa" }, [
+    { name: "contrato.pdf", bytes: contractPdf() },
+    { name: "anexo.pdf", bytes: TINY_PDF() },
+  ]);
+  expect(created.status).toBe(201);
+  return ((await created.json()) as { msg: string }).msg;
+}
+
+/**
+ * The read step as it opens: at the top of the page with page 1 of the first file drawn in view,
+ * nothing further down shown, signing disabled.
+ */
+async function expectOpensAtFirstPage(reader: SignerPage) {
+  await reader.expectReadStep();
+  await reader.expectDocumentsLoaded();
+  const first = reader.pageSlots().first();
+  await expect(first).toHaveAttribute("data-rendered", "1", { timeout: 30_000 });
+  expect(await reader.page.evaluate(() => window.scrollY)).toBe(0);
+  await expect(first).toBeInViewport();
+  await expect(reader.pageSlots().last()).not.toBeInViewport();
+  const shown = await reader.page.locator('.pdf-page[data-shown="1"]').evaluateAll((slots) => slots.map((s) => s.closest("article")!.getAttribute("data-document-id") + ":" + s.getAttribute("data-page-index")));
+  const firstDocument = await reader.page.locator("article[data-document-id]").first().getAttribute("data-document-id");
+  expect(shown.every((key) => key === `${firstDocument}:0`), `shown at open: ${shown}`).toBe(true);
+  await expect(reader.signButton()).toBeDisabled();
+}
+
+/**
+ * Every page but `missing` in view: still disabled once the server answered, and the server refuses
+ * to sign; bringing `missing` into view enables signing.
+ */
+async function readAllButOneThenSign(reader: SignerPage, api: string, missing: number) {
+  const total = await reader.pageSlots().count();
+  expect(total).toBe(3);
+  for (let i = 0; i < total; i++) if (i !== missing) await reader.readPages(i, i);
+  // the server's record holds every page read so far, and says that is not all of them
+  await expect(reader.page.getByTestId("reading-progress")).toHaveAttribute("data-recorded-shown", String(total - 1), { timeout: 30_000 });
+  expect(await reader.readingProgress()).toEqual({ shown: total - 1, total, recorded: false });
+  await expect(reader.page.getByText("Recorra cada página")).toBeVisible();
+  await expect(reader.signButton()).toBeDisabled();
+  const early = await reader.page.request.post(`${baseUrl}${api}/sign`);
+  expect(early.status()).toBe(403);
+  expect(await early.json()).toMatchObject({ reason: "pages_not_shown" });
+  await expect(reader.signButton()).toBeDisabled();
+
+  await reader.readPages(missing, missing);
+  await expect(reader.page.getByTestId("reading-progress")).toHaveAttribute("data-recorded", "1", { timeout: 30_000 });
+  await expect(reader.signButton()).toBeEnabled();
+  await reader.signButton().click();
+  await expect(reader.page.getByTestId("signed-receipt")).toBeVisible({ timeout: 60_000 });
+}
+
+for (const [label, size] of sizes) {
+  test(`${label}: without a facial step the read step shows page 1 first and signing waits for every page`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    const link = await newProcess(signer({ signChallenges: [] }));
+    const reader = new SignerPage(await (await browser.newContext(size)).newPage());
+    await reader.page.goto(link); // identifies by itself
+    await expectOpensAtFirstPage(reader);
+    // jumping to the last page shows it, but not the pages skipped
+    await reader.pageSlots().last().scrollIntoViewIfNeeded();
+    await expect(reader.pageSlots().last()).toHaveAttribute("data-shown", "1", { timeout: 30_000 });
+    await expect(reader.pageSlots().nth(1)).not.toHaveAttribute("data-shown", "1");
+    await expect(reader.signButton()).toBeDisabled();
+    await readAllButOneThenSign(reader, `/api/signer/${link.split("/").pop()}`, 1);
+    await reader.screenshot(`signer-read-signed-${label}`);
+  });
+
+  test(`${label}: after the facial step the read step opens at page 1, not where the facial step was scrolled`, async ({ browser }) => {
+    test.setTimeout(180_000);
+    const person = signer();
+    expect((await uploadRegistryPhoto(baseUrl, accessToken, person, facePhoto("person-a-obama/a1-id-portrait-413x531.jpg"))).status).toBe(201);
+    const link = await newProcess(person);
+    const identity: BrowserContext = await browser.newContext(size);
+    const start = new SignerPage(await identity.newPage());
+    await start.page.goto(link);
+    const challenge = await start.challenge();
+
+    const camera = await launchCameraBrowser(turningClip("A", challenge));
+    browsers.push(camera);
+    const reader = new SignerPage(await (await camera.newContext({ ...size, storageState: await identity.storageState() })).newPage());
+    await reader.open(link);
+    await reader.startCamera();
+    expect((await reader.runChallenge()).status).toBe("passed");
+    await expectOpensAtFirstPage(reader);
+    await reader.screenshot(`signer-read-after-facial-${label}`, false);
+    await readAllButOneThenSign(reader, `/api/signer/${link.split("/").pop()}`, 2);
+  });
+}

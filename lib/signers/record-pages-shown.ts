@@ -1,0 +1,82 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { signerPageViews } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import type { SignerClient } from "./describe-signer-client";
+import { prepareSignerSignature, type DocumentToSign, type SignerSignaturePlan } from "./prepare-signer-signature";
+import { SignerFlowError } from "./signer-flow-error";
+
+/** How much of each file the signer has been shown, per the server's record. */
+export type ReadingProgress = { documents: { documentId: string; pages: number; shown: number }[]; complete: boolean };
+
+/** Pages of the current revision a signer must see: the stamp page counts once an earlier signer added it. */
+export const pagesToShow = (document: Pick<DocumentToSign, "pages" | "appendStampPage">) => document.pages + (document.appendStampPage ? 0 : 1);
+
+/**
+ * Records that pages were drawn in the signer's viewport (the reading step reports each page once it
+ * was rendered and at least half in view). The first showing of a page is kept with the server's
+ * time and the reporting device; later reports of the same page change nothing.
+ */
+export async function recordPagesShown(
+  input: { token: string; signerId: string; documentId: string; pages: number[]; client: SignerClient },
+  db: Db,
+): Promise<ReadingProgress> {
+  const plan = await prepareSignerSignature(input, db);
+  const document = plan.documents.find((d) => d.documentId === input.documentId);
+  if (!document) throw new AppError("VALIDATION", "documentId no es un documento de este firmante", "documentId");
+  const count = pagesToShow(document);
+  if (input.pages.some((page) => page >= count)) throw new AppError("VALIDATION", `pages: el documento tiene ${count} páginas (0 a ${count - 1})`, "pages");
+  const shownAt = new Date();
+  await db
+    .insert(signerPageViews)
+    .values(
+      [...new Set(input.pages)].map((pageIndex) => ({
+        signerId: plan.signer.id,
+        documentId: document.documentId,
+        processId: plan.processId,
+        organizationId: plan.organizationId,
+        pageIndex,
+        documentSha256: document.sha256,
+        address: input.client.address,
+        userAgent: input.client.userAgent,
+        shownAt,
+      })),
+    )
+    .onConflictDoNothing();
+  return readingProgressOf(plan, db);
+}
+
+/** Pages shown per file of the plan, counting only pages that exist in the current revision. */
+export async function readingProgressOf(plan: SignerSignaturePlan, db: Db): Promise<ReadingProgress> {
+  const rows = await db
+    .select({ documentId: signerPageViews.documentId, pageIndex: signerPageViews.pageIndex })
+    .from(signerPageViews)
+    .where(and(eq(signerPageViews.signerId, plan.signer.id), eq(signerPageViews.processId, plan.processId)));
+  const documents = plan.documents.map((d) => {
+    const pages = pagesToShow(d);
+    const shown = new Set(rows.filter((r) => r.documentId === d.documentId && r.pageIndex < pages).map((r) => r.pageIndex)).size;
+    return { documentId: d.documentId, pages, shown };
+  });
+  return { documents, complete: documents.every((d) => d.shown === d.pages) };
+}
+
+/** Refuses a signature while the record says a page of one of the files was never shown. */
+export async function assertEveryPageShown(plan: SignerSignaturePlan, db: Db): Promise<ReadingProgress> {
+  const progress = await readingProgressOf(plan, db);
+  if (!progress.complete) throw new SignerFlowError("pages_not_shown");
+  return progress;
+}
+
+/** First and last showing of each file's pages, for the signature's evidence. */
+export async function readingTimesOf(signerId: string, db: Db) {
+  return db
+    .select({
+      documentId: signerPageViews.documentId,
+      pages: sql<number>`count(*)::int`,
+      firstShownAt: sql<string>`min(${signerPageViews.shownAt})`,
+      lastShownAt: sql<string>`max(${signerPageViews.shownAt})`,
+    })
+    .from(signerPageViews)
+    .where(eq(signerPageViews.signerId, signerId))
+    .groupBy(signerPageViews.documentId);
+}
