@@ -1,19 +1,34 @@
-// `npm run bench:api`: throughput and latency of the stamp API on the real built server.
-// Prints figures; asserts nothing. Build first (`npx next build`); the server gets a fresh DATA_DIR.
-import { startTestServer } from "../e2e/fixtures/start-test-server";
+// `npm run bench:api`: latency, throughput, server CPU per request and the per-stage breakdown of
+// the stamp API on the real built server. Prints figures; asserts nothing about speed. It exits
+// non-zero only when a request fails or a sampled output fails /work/shared/tools/validate-pdf.
+// Build first (`npx next build`); the server gets a fresh DATA_DIR. On PostgreSQL:
+// `npx tsx bench/on-postgres.ts bench/api.ts`. `--large` adds the ~50 MB signPDF over HTTP.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import { startTestServer, type TestServer } from "../e2e/fixtures/start-test-server";
 import { StampApiClient, fixture } from "../e2e/fixtures/stamp-api-client";
-import { opensslTsQuery } from "../e2e/fixtures/independent-validators";
+import { opensslTsQuery, validatePdf } from "../e2e/fixtures/independent-validators";
+import { cpuMs, peakRssMb, resetPeakRss, rssMb, serverPid } from "./server-process";
+import { ensureLargeInput } from "./large-input";
 
 const pdf = fixture("pdfs/valid/libreoffice70-tiny.pdf");
 const image = fixture("images/portrait-413x531.jpg");
-const signer = { names: "José", last_names: "Pérez", person_id: "12345678", page: 1, position_x: 40, position_y: 40, qr_type: "auto" };
+const plain = { names: "José", last_names: "Pérez", person_id: "12345678", binary_resp: 1 };
+const stamped = { ...plain, page: 1, position_x: 40, position_y: 40, qr_type: "auto" };
 
-type Figures = { requests: number; seconds: number; p50: number; p95: number; errors: number };
+type Figures = { name: string; requests: number; seconds: number; p50: number; p95: number; errors: number; cpuMsPerRequest: number; stages: Map<string, number[]> };
 
-async function load(concurrency: number, total: number, call: () => Promise<Response>): Promise<Figures> {
+const failures: string[] = [];
+
+async function load(server: TestServer, name: string, concurrency: number, total: number, call: () => Promise<Response>, keep?: (body: Uint8Array) => void): Promise<Figures> {
   const latencies: number[] = [];
+  const stages = new Map<string, number[]>();
   let errors = 0;
   let next = 0;
+  const pid = serverPid(server);
+  const cpuBefore = cpuMs(pid);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -21,41 +36,170 @@ async function load(concurrency: number, total: number, call: () => Promise<Resp
         next++;
         const t0 = performance.now();
         const response = await call();
-        await response.arrayBuffer();
-        if (!response.ok) errors++;
+        const body = new Uint8Array(await response.arrayBuffer());
         latencies.push(performance.now() - t0);
+        if (!response.ok) {
+          if (errors++ === 0) failures.push(`${name}: HTTP ${response.status} ${Buffer.from(body.subarray(0, 300)).toString()}`);
+          continue;
+        }
+        for (const [stage, ms] of readServerTiming(response.headers.get("server-timing"))) {
+          stages.set(stage, [...(stages.get(stage) ?? []), ms]);
+        }
+        keep?.(body);
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpuMsPerRequest = (cpuMs(pid) - cpuBefore) / total;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  return { requests: latencies.length, seconds, p50: at(0.5), p95: at(0.95), errors };
+  return { name, requests: latencies.length, seconds, p50: at(0.5), p95: at(0.95), errors, cpuMsPerRequest, stages };
 }
 
-const row = (name: string, f: Figures) =>
-  `${name.padEnd(34)} ${(f.requests / f.seconds).toFixed(1).padStart(8)} req/s   p50 ${f.p50.toFixed(1).padStart(7)} ms   p95 ${f.p95.toFixed(1).padStart(7)} ms   errors ${f.errors}`;
+function readServerTiming(header: string | null): [string, number][] {
+  if (!header) return [];
+  return header.split(",").flatMap((part) => {
+    const match = /^\s*([\w-]+);dur=([\d.]+)/.exec(part);
+    return match ? [[match[1], Number(match[2])] as [string, number]] : [];
+  });
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? 0 : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const row = (f: Figures) =>
+  `${f.name.padEnd(38)} ${(f.requests / f.seconds).toFixed(1).padStart(7)} req/s   p50 ${f.p50.toFixed(1).padStart(7)} ms   p95 ${f.p95.toFixed(1).padStart(7)} ms   server CPU ${f.cpuMsPerRequest.toFixed(1).padStart(6)} ms/req   errors ${f.errors}`;
+
+const STAGE_ORDER = ["auth", "multipart", "inspect", "image", "stamp-draw", "image-qr", "pdf-update", "cms", "tsa", "dss", "database", "blob", "pool", "response", "total"];
+
+/** Median of each Server-Timing stage over the phase's requests (stages are exclusive; medians need not add up). */
+function breakdown(figures: Figures[]): string[] {
+  const names = STAGE_ORDER.filter((stage) => figures.some((f) => f.stages.has(stage)));
+  const lines = [`${"stage (median ms)".padEnd(20)}${figures.map((f) => f.name.padStart(26)).join("")}`];
+  for (const stage of names) {
+    lines.push(`${stage.padEnd(20)}${figures.map((f) => (f.stages.has(stage) ? median(f.stages.get(stage)!).toFixed(2) : "-").padStart(26)).join("")}`);
+  }
+  return lines;
+}
+
+/** Keeps the first and every tenth output of a phase for validate-pdf. */
+function sampler(name: string, into: { name: string; pdf: Uint8Array }[]) {
+  let seen = 0;
+  return (body: Uint8Array) => {
+    if (seen++ % 10 === 0) into.push({ name: `${name} #${seen}`, pdf: body });
+  };
+}
 
 async function main() {
-  const server = await startTestServer();
+  const large = process.argv.includes("--large") ? ensureLargeInput() : undefined;
+  const server = await startTestServer({ env: { SERVER_TIMING: "1" } });
+  const database = server.databaseUrl ? "PostgreSQL" : "PGlite";
   try {
     const api = new StampApiClient(server.baseUrl);
     await api.login("v2");
+    const caPem = await api.caPem();
     const tsq = opensslTsQuery(pdf);
-    // warm-up: first requests compile routes and load keys
-    await load(2, 10, () => api.signPdf(signer, { pdf, image }));
-    await load(2, 20, () => api.postForm("/api/v2/signTimeStamp", {}, { tsq_file: tsq }));
-    const lines = [
-      row("signPDF (stamp + QR) c=1", await load(1, 60, () => api.signPdf(signer, { pdf, image }))),
-      row("signPDF (stamp + QR) c=8", await load(8, 160, () => api.signPdf(signer, { pdf, image }))),
-      row("signTimeStamp c=8", await load(8, 800, () => api.postForm("/api/v2/signTimeStamp", {}, { tsq_file: tsq }))),
-      row("/api/health c=8", await load(8, 2000, () => fetch(`${server.baseUrl}/api/health`))),
+    const health = () => fetch(`${server.baseUrl}/api/health`);
+    const signPlain = () => api.signPdf(plain, { pdf });
+    const signStamped = () => api.signPdf(stamped, { pdf, image });
+    const signTimeStamp = () => api.postForm("/api/v2/signTimeStamp", {}, { tsq_file: tsq });
+    const tsa = () => fetch(`${server.baseUrl}/api/tsa`, { method: "POST", headers: { "content-type": "application/timestamp-query" }, body: Buffer.from(tsq) });
+    // warm-up: first requests compile routes, load keys and start the workers
+    await load(server, "warm-up", 2, 10, signStamped);
+    await load(server, "warm-up", 2, 10, signPlain);
+    await load(server, "warm-up", 2, 20, signTimeStamp);
+    await load(server, "warm-up", 2, 20, tsa);
+    await load(server, "warm-up", 2, 20, health);
+
+    const samples: { name: string; pdf: Uint8Array }[] = [];
+    const c1 = [
+      await load(server, "/api/health c=1", 1, 200, health),
+      await load(server, "signPDF binary, no image c=1", 1, 60, signPlain, sampler("plain c=1", samples)),
+      await load(server, "signPDF stamp + QR c=1", 1, 60, signStamped, sampler("stamped c=1", samples)),
+      await load(server, "signTimeStamp c=1", 1, 100, signTimeStamp),
     ];
-    console.log(`\nstamp API on ${server.databaseUrl ? "PostgreSQL" : "PGlite"}, 1-page PDF (${pdf.length} bytes), 2 cores\n`);
-    for (const line of lines) console.log(line);
+    const c8 = [
+      await load(server, "/api/health c=8", 8, 2000, health),
+      await load(server, "signPDF binary, no image c=8", 8, 240, signPlain, sampler("plain c=8", samples)),
+      await load(server, "signPDF stamp + QR c=8", 8, 160, signStamped, sampler("stamped c=8", samples)),
+      await load(server, "signTimeStamp c=8", 8, 800, signTimeStamp),
+      await load(server, "POST /api/tsa c=8", 8, 800, tsa),
+    ];
+
+    const lines = [`stamp API on ${database}, 1-page PDF (${pdf.length} bytes), ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`, ""];
+    for (const f of [...c1, ...c8]) lines.push(row(f));
+    const healthP50 = c1[0].p50;
+    lines.push("", `ratios to /api/health p50 in this run (${healthP50.toFixed(1)} ms): signPDF plain ${(c1[1].p50 / healthP50).toFixed(1)}x, stamp + QR ${(c1[2].p50 / healthP50).toFixed(1)}x`);
+    lines.push("", "per-stage breakdown (Server-Timing, c=1):", ...breakdown(c1.slice(1)));
+    lines.push("", "per-stage breakdown (Server-Timing, c=8):", ...breakdown(c8.slice(1)));
+    if (large) lines.push("", ...(await largeUpload(server, api, large, samples)));
+
+    // every sampled output must pass the strict validator
+    let invalid = 0;
+    for (const sample of samples) {
+      const result = validatePdf(sample.pdf, caPem);
+      if (!result.pass) {
+        invalid++;
+        failures.push(`validate-pdf FAIL on ${sample.name}:\n${result.output.slice(0, 2000)}`);
+      }
+    }
+    lines.push("", `validate-pdf: ${samples.length - invalid}/${samples.length} sampled outputs PASS`);
+    console.log(`\n${lines.join("\n")}`);
   } finally {
     await server.stop();
   }
+  if (failures.length > 0) {
+    console.error(`\nFAILED:\n${failures.join("\n")}`);
+    process.exitCode = 1;
+  }
+}
+
+/** The ~50 MB file signed over HTTP, next to sha256sum of the same file in the same run, and the server's peak RSS. */
+async function largeUpload(server: TestServer, api: StampApiClient, file: string, samples: { name: string; pdf: Uint8Array }[]): Promise<string[]> {
+  const bytes = new Uint8Array(fs.readFileSync(file));
+  const pid = serverPid(server);
+  const sha256sum = () => {
+    const t0 = performance.now();
+    execFileSync("sha256sum", [file]);
+    return performance.now() - t0;
+  };
+  const inProcessSha = () => {
+    const t0 = performance.now();
+    createHash("sha256").update(bytes).digest();
+    return performance.now() - t0;
+  };
+  // warm-up (page cache, first large allocation), then measured runs interleaved with sha256sum
+  // (the first request may meet a keep-alive socket the server has just closed: EPIPE, retried once)
+  await (await api.signPdf(plain, { pdf: bytes }).catch(() => api.signPdf(plain, { pdf: bytes }))).arrayBuffer();
+  const baselineRss = rssMb(pid);
+  resetPeakRss(pid);
+  const signMs: number[] = [];
+  const shaMs: number[] = [];
+  const cpu: number[] = [];
+  let last: Uint8Array | undefined;
+  for (let i = 0; i < 3; i++) {
+    shaMs.push(sha256sum());
+    const before = cpuMs(pid);
+    const t0 = performance.now();
+    const response = await api.signPdf(plain, { pdf: bytes });
+    const body = new Uint8Array(await response.arrayBuffer());
+    signMs.push(performance.now() - t0);
+    cpu.push(cpuMs(pid) - before);
+    if (!response.ok) failures.push(`50 MB signPDF: HTTP ${response.status} ${Buffer.from(body.subarray(0, 300)).toString()}`);
+    else last = body;
+  }
+  const peak = peakRssMb(pid);
+  if (last) samples.push({ name: "50 MB signPDF", pdf: last });
+  const fileMb = bytes.length / 1024 / 1024;
+  const ratio = median(signMs) / median(shaMs);
+  return [
+    `50 MB signPDF over HTTP (${fileMb.toFixed(1)} MiB, binary response, c=1, 3 runs):`,
+    `  signPDF p50 ${median(signMs).toFixed(0)} ms (server CPU ${median(cpu).toFixed(0)} ms); sha256sum p50 ${median(shaMs).toFixed(0)} ms; in-process SHA-256 ${inProcessSha().toFixed(0)} ms`,
+    `  ratio signPDF / sha256sum = ${ratio.toFixed(2)}x (goal <= 3x)`,
+    `  server RSS before ${baselineRss.toFixed(0)} MB, peak during the runs ${peak.toFixed(0)} MB; peak - before = ${(peak - baselineRss).toFixed(0)} MB (goal: peak <= 1.5 x file + 100 MB = ${(1.5 * fileMb + 100).toFixed(0)} MB)`,
+  ];
 }
 
 main().catch((error) => {

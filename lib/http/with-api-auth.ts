@@ -6,13 +6,14 @@ import { can, type Permission } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
 import { errorResponse, type ApiFamily } from "./error-responses";
 import { readAuthorization } from "./parse-input";
+import { recordStages, requestTimingEnabled, serverTimingHeader, timed } from "@/lib/runtime/request-timing";
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 type Handler<Caller> = (request: Request, context: { caller: Caller; services: Services; params: Record<string, string | string[]> }) => Promise<Response>;
 
 /** Public endpoints of an API family (token endpoints, TSA): error mapping only. */
 export function withPublic(family: ApiFamily, handler: Handler<null>) {
-  return async (request: Request, route?: RouteContext) => {
+  const respond = async (request: Request, route?: RouteContext) => {
     try {
       const services = await getServices();
       return await handler(request, { caller: null, services, params: (await route?.params) ?? {} });
@@ -20,6 +21,24 @@ export function withPublic(family: ApiFamily, handler: Handler<null>) {
       return errorResponse(error, family);
     }
   };
+  return async (request: Request, route?: RouteContext) => {
+    if (!requestTimingEnabled()) return respond(request, route);
+    // profiling (SERVER_TIMING=1): the stages of this request in a Server-Timing header
+    const { result, stages, totalMs } = await recordStages(() => respond(request, route));
+    return withHeader(result, "server-timing", serverTimingHeader(stages, totalMs));
+  };
+}
+
+function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    // immutable headers (a fetched or redirect response): copy them
+    const headers = new Headers(response.headers);
+    headers.set(name, value);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
 }
 
 /** Stamp-signing API: `Authorization: Bearer <token>` from /api/auth/token or /api/v3/auth/token. */
@@ -27,7 +46,7 @@ export function withStampToken(handler: Handler<StaffIdentity>, permission: Perm
   return withPublic("stamp", async (request, context) => {
     const token = readAuthorization(request, ["bearer"]);
     if (!token) throw new AppError("UNAUTHORIZED");
-    const caller = await verifyStampToken(token, context.services.db);
+    const caller = await timed("auth", () => verifyStampToken(token, context.services.db));
     if (!can(caller.role, permission)) throw new AppError("FORBIDDEN");
     return handler(request, { ...context, caller });
   });
@@ -38,7 +57,7 @@ export function withProcessToken(permission: Permission, handler: Handler<Proces
   return withPublic("process", async (request, context) => {
     const token = readAuthorization(request, ["jwt-bearer", "bearer"]);
     if (!token) throw new AppError("UNAUTHORIZED");
-    const caller = await verifyProcessToken(token, context.services.config.secretKey, context.services.db);
+    const caller = await timed("auth", () => verifyProcessToken(token, context.services.config.secretKey, context.services.db));
     if (!can(caller.role, permission)) throw new AppError("FORBIDDEN");
     return handler(request, { ...context, caller });
   });

@@ -4,6 +4,7 @@ import { AppError } from "@/lib/errors";
 import { PdfError } from "@/lib/pdf/errors";
 import type { CpuTaskInput, CpuTaskName, CpuTaskOutput } from "./cpu-tasks";
 import { deserializeError, serializeError, type SerializedError } from "./task-errors";
+import { addStages, isRecording, type StageTimings } from "./request-timing";
 
 export type CpuPoolOptions = {
   /** Worker threads (default: one per core). */
@@ -19,9 +20,18 @@ export type CpuPoolOptions = {
 /** What a task may ask the main thread for while it runs (database, network, keys it does not hold). */
 export type MainThreadCalls = Record<string, (...args: never[]) => Promise<unknown>>;
 
-type Job = { id: number; task: CpuTaskName; input: unknown; calls: MainThreadCalls; resolve: (value: unknown) => void; reject: (error: Error) => void };
+type TaskTiming = { stages: StageTimings; totalMs: number };
+type Job = {
+  id: number;
+  task: CpuTaskName;
+  input: unknown;
+  calls: MainThreadCalls;
+  timing: boolean;
+  resolve: (value: { output: unknown; timing?: TaskTiming }) => void;
+  reject: (error: Error) => void;
+};
 type WorkerMessage =
-  | { kind: "done"; id: number; ok: boolean; output?: unknown; error?: SerializedError }
+  | { kind: "done"; id: number; ok: boolean; output?: unknown; error?: SerializedError; timing?: TaskTiming }
   | { kind: "call"; id: number; callId: number; name: string; args: unknown[] };
 type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout };
 
@@ -46,14 +56,22 @@ export class CpuPool {
     this.maxHeapMb = options.maxHeapMb ?? 1024;
   }
 
-  run<N extends CpuTaskName>(task: N, input: CpuTaskInput<N>, calls: MainThreadCalls = {}): Promise<CpuTaskOutput<N>> {
-    if (this.queue.length >= this.maxQueue) {
-      return Promise.reject(new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos."));
-    }
-    return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, task, input, calls, resolve: resolve as (value: unknown) => void, reject });
+  async run<N extends CpuTaskName>(task: N, input: CpuTaskInput<N>, calls: MainThreadCalls = {}): Promise<CpuTaskOutput<N>> {
+    if (this.queue.length >= this.maxQueue) throw new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos.");
+    const timing = isRecording();
+    const started = timing ? performance.now() : 0;
+    const done = await new Promise<{ output: unknown; timing?: TaskTiming }>((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, task, input, calls, timing, resolve, reject });
       this.dispatch();
     });
+    if (done.timing) {
+      // the worker's own stages, plus what waiting, copying and messaging cost ("pool")
+      const elapsed = performance.now() - started;
+      const measured = Object.values(done.timing.stages).reduce((sum, ms) => sum + (ms ?? 0), 0);
+      const pool = Math.max(0, elapsed - done.timing.totalMs);
+      addStages({ ...done.timing.stages, pool: (done.timing.stages.pool ?? 0) + pool }, measured + pool);
+    }
+    return done.output as CpuTaskOutput<N>;
   }
 
   /** Terminates every worker (tests, shutdown); queued tasks are refused. */
@@ -70,7 +88,7 @@ export class CpuPool {
       const job = this.queue.shift()!;
       slot.job = job;
       slot.timer = setTimeout(() => this.fail(slot!, new PdfError("PDF_TOO_COMPLEX", { reason: `task ${job.task} ran past ${this.taskTimeoutMs} ms` })), this.taskTimeoutMs);
-      slot.worker.postMessage({ kind: "task", id: job.id, task: job.task, input: job.input });
+      slot.worker.postMessage({ kind: "task", id: job.id, task: job.task, input: job.input, timing: job.timing || undefined });
     }
   }
 
@@ -87,7 +105,7 @@ export class CpuPool {
       if (!job || job.id !== message.id) return;
       if (message.kind === "call") return void this.answer(slot, job, message);
       this.settle(slot);
-      if (message.ok) job.resolve(message.output);
+      if (message.ok) job.resolve({ output: message.output, timing: message.timing });
       else job.reject(deserializeError(message.error!));
       this.dispatch();
     });

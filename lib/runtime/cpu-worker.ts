@@ -2,10 +2,11 @@ import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { cpuTasks, type CpuTaskName, type TaskContext } from "./cpu-tasks";
+import { recordStages } from "./request-timing";
 import { deserializeError, serializeError, type SerializedError } from "./task-errors";
 
 type Incoming =
-  | { kind: "task"; id: number; task: CpuTaskName; input: unknown }
+  | { kind: "task"; id: number; task: CpuTaskName; input: unknown; timing?: boolean }
   | { kind: "reply"; callId: number; ok: boolean; output?: unknown; error?: SerializedError };
 
 // On Linux a thread is a task with its own nice value: this one yields the CPU to the event loop
@@ -40,8 +41,14 @@ parentPort!.on("message", async (message: Incoming) => {
   }
   try {
     const run = cpuTasks[message.task] as (input: unknown, context: TaskContext) => unknown;
-    const output = await run(message.input, context(message.id));
-    parentPort!.postMessage({ kind: "done", id: message.id, ok: true, output });
+    if (!message.timing) {
+      const output = await run(message.input, context(message.id));
+      parentPort!.postMessage({ kind: "done", id: message.id, ok: true, output });
+      return;
+    }
+    // a profiled request: the stages measured here travel back with the output
+    const { result, stages, totalMs } = await recordStages(async () => run(message.input, context(message.id)));
+    parentPort!.postMessage({ kind: "done", id: message.id, ok: true, output: result, timing: { stages, totalMs } });
   } catch (error) {
     parentPort!.postMessage({ kind: "done", id: message.id, ok: false, error: serializeError(error) });
   }

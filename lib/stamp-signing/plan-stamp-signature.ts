@@ -4,6 +4,7 @@ import { readStampImage } from "@/lib/stamp/read-stamp-image";
 import { stampDimensions } from "@/lib/stamp/draw-stamp";
 import type { SignPdfFields } from "./schemas";
 import { toAppError } from "./to-app-error";
+import { timed } from "@/lib/runtime/request-timing";
 
 export type StampPlacement = {
   /** 0-based page that receives the stamp; equals the page count when a page is appended. */
@@ -43,7 +44,7 @@ export async function planStampSignature(
   if (fields.page > inspection.pageCount) throw new AppError("PAGE_NOT_FOUND", `PDFError: Página ${fields.page} no encontrada`, "page");
   if (!image) throw new AppError("VALIDATION", "image es obligatorio cuando se envía page", "image");
   try {
-    readStampImage(image);
+    await timed("image", () => readStampImage(image));
   } catch (error) {
     throw toAppError(error, "image");
   }

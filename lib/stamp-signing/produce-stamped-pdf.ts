@@ -9,6 +9,7 @@ import { signatureTimestampFrom, type TimeStamper } from "@/lib/certificates/tim
 import type { SignPdfFields } from "./schemas";
 import type { SigningPlan } from "./plan-stamp-signature";
 import { toAppError } from "./to-app-error";
+import { timed } from "@/lib/runtime/request-timing";
 
 export type StampSigningContext = {
   signer: CmsSignerInput;
@@ -36,16 +37,18 @@ export async function produceStampedPdf(
   context: StampSigningContext,
 ): Promise<{ pdf: Uint8Array; sha256: string }> {
   try {
-    const widget = plan.placement ? { pageIndex: plan.placement.pageIndex, rect: plan.placement.rect, appearance: await drawAppearance(image, fields, context) } : undefined;
+    const appearance = plan.placement ? await timed("stamp-draw", () => drawAppearance(image, fields, context)) : undefined;
+    const widget = plan.placement && appearance ? { pageIndex: plan.placement.pageIndex, rect: plan.placement.rect, appearance } : undefined;
+    const timeStamper: typeof context.timeStamper = (digest) => timed("tsa", () => context.timeStamper(digest));
     const signed = await signPdf(pdf, {
-      sign: (digest) => signCadesDetached({ digest, signer: context.signer, signatureTimestamp: signatureTimestampFrom(context.timeStamper) }),
+      sign: (digest) => timed("cms", () => signCadesDetached({ digest, signer: context.signer, signatureTimestamp: signatureTimestampFrom(timeStamper) })),
       signerName: fields.names ? `${fields.names} ${fields.last_names ?? ""}`.trim() : undefined,
       reason: `Firma ${signTypeLabel[fields.sign_type]} · Id ${context.txToken}`,
       signingTime: context.signedAt,
       appendPage: plan.placement?.appendPage,
       widget,
     });
-    const finished = await context.finish(signed);
+    const finished = await timed("dss", () => context.finish(signed));
     return { pdf: finished, sha256: createHash("sha256").update(finished).digest("hex") };
   } catch (error) {
     throw toAppError(error);

@@ -18,6 +18,7 @@ import { planStampSignature, type SigningPlan } from "./plan-stamp-signature";
 import { acceptPdfInPool } from "@/lib/runtime/accept-pdf-in-pool";
 import { resolveStampSigner } from "./resolve-stamp-signer";
 import { generateTxToken } from "./generate-tx-token";
+import { timed } from "@/lib/runtime/request-timing";
 
 export type StampSignatureResult =
   | { mode: "sync"; txToken: string; docId: string; pdf: Uint8Array }
@@ -37,23 +38,25 @@ export async function requestStampSignature(
   const { fields, caller } = input;
   if (!input.pdf || input.pdf.bytes.length === 0) throw new AppError("VALIDATION", "pdf_file es obligatorio", "pdf_file");
   const image = fields.page !== undefined ? input.image?.bytes : undefined;
-  const plan = await planStampSignature(fields, input.pdf.bytes, image, { accept: acceptPdfInPool });
+  const plan = await planStampSignature(fields, input.pdf.bytes, image, { accept: (bytes) => timed("inspect", () => acceptPdfInPool(bytes)) });
   // a damaged upload is signed as its rebuilt copy, and the transaction says so
   const pdf = plan.pdf;
   const settings = pkiSettingsOf(services.config);
   // digital keys are unlocked by the PIN of this request only, so they are signed now even when async
-  const signer = await resolveStampSigner(caller, fields, settings, services.db);
+  const signer = await timed("database", () => resolveStampSigner(caller, fields, settings, services.db));
   const txToken = fields.tx_token ?? generateTxToken();
   const docId = crypto.randomUUID();
   const queued = fields.async && fields.sign_type !== "digital";
   const blobPrefix = `${caller.organizationId}/stamp/${docId}`;
   if (queued) {
-    await services.blobs.put(`${blobPrefix}/input.pdf`, pdf, "application/pdf");
-    if (image) await services.blobs.put(`${blobPrefix}/image`, image, "application/octet-stream");
+    await timed("blob", async () => {
+      await services.blobs.put(`${blobPrefix}/input.pdf`, pdf, "application/pdf");
+      if (image) await services.blobs.put(`${blobPrefix}/image`, image, "application/octet-stream");
+    });
   }
   const stored: StoredSignRequest = { ...fields, sign_password: undefined, sign_pin: undefined, sign_username: undefined } as StoredSignRequest;
   try {
-    await services.db.transaction(async (tx) => {
+    await timed("database", () => services.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(stampTransactions)
         .values({
@@ -73,7 +76,7 @@ export async function requestStampSignature(
         tx,
       );
       if (queued) await enqueue(tx, { kind: "stamp.sign", payload: { transactionId: row.id }, organizationId: caller.organizationId, maxAttempts: 3 });
-    });
+    }));
   } catch (error) {
     // nothing refers to the inputs stored for the job that was not queued
     if (queued) await Promise.all([services.blobs.delete(`${blobPrefix}/input.pdf`), services.blobs.delete(`${blobPrefix}/image`)]);
@@ -93,9 +96,10 @@ export async function signAndRecord(
   const { config, db, blobs } = services;
   try {
     const tsaSettings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
-    const timeStamper = await timeStamperFor(db, tsaSettings);
+    const timeStamper = await timed("database", () => timeStamperFor(db, tsaSettings));
+    const validation = await timed("dss", () => validationData([job.signer.certificateDer, ...job.signer.chainDer], db, tsaSettings));
     // drawing, PDF work and the CMS run in the worker pool; the database-backed TSA stays here
-    const result = await cpuPool().run(
+    const result = await timed("pdf-update", () => cpuPool().run(
       "produce-stamped-pdf",
       {
         pdf: job.pdf,
@@ -103,20 +107,22 @@ export async function signAndRecord(
         fields: job.fields,
         placement: job.plan.placement,
         signer: job.signer,
-        validation: await validationData([job.signer.certificateDer, ...job.signer.chainDer], db, tsaSettings),
+        validation,
         txToken: job.txToken,
         environment: config.APP_ENV,
         verifyUrl: `${config.publicUrl}/verify/${job.txToken}`,
         signedAt: new Date(),
       },
       { timestamp: (digest: Uint8Array) => timeStamper(digest) },
-    );
+    ));
     const outputKey = `${job.organizationId}/stamp/${job.docId}/signed.pdf`;
-    await blobs.put(outputKey, result.pdf, "application/pdf");
-    await db
-      .update(stampTransactions)
-      .set({ status: "done", outputBlobKey: outputKey, outputSha256: result.sha256, completedAt: new Date() })
-      .where(eq(stampTransactions.txToken, job.txToken));
+    await timed("blob", () => blobs.put(outputKey, result.pdf, "application/pdf"));
+    await timed("database", () =>
+      db
+        .update(stampTransactions)
+        .set({ status: "done", outputBlobKey: outputKey, outputSha256: result.sha256, completedAt: new Date() })
+        .where(eq(stampTransactions.txToken, job.txToken)),
+    );
     return result.pdf;
   } catch (error) {
     const message = error instanceof AppError ? error.message : "Error al firmar el PDF.";

@@ -7,6 +7,7 @@ import { answerTimeStampRequest } from "@/lib/certificates/time-stamp-authority"
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { readTimeStampResponse } from "@/lib/tsa/read-time-stamp-response";
 import { generateTxToken } from "./generate-tx-token";
+import { timed } from "@/lib/runtime/request-timing";
 
 const MAX_TSQ_BYTES = 64 * 1024;
 
@@ -14,14 +15,14 @@ const MAX_TSQ_BYTES = 64 * 1024;
 export async function signTimeStamp(input: { caller: StaffIdentity; tsq?: Uint8Array }, services: Services) {
   if (!input.tsq || input.tsq.length === 0) throw new AppError("VALIDATION", "tsq_file es obligatorio", "tsq_file");
   if (input.tsq.length > MAX_TSQ_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "tsq_file es demasiado grande", "tsq_file");
-  const tsr = await answerTimeStampRequest(input.tsq, services.db, pkiSettingsOf(services.config));
+  const tsr = await timed("tsa", () => answerTimeStampRequest(input.tsq!, services.db, pkiSettingsOf(services.config)));
   const response = readTimeStampResponse(tsr);
   if (response.status !== 0) {
     const reason = [...response.failures, ...response.statusText].join("; ") || "formato inválido";
     throw new AppError("VALIDATION", `Solicitud de sello de tiempo rechazada: ${reason}`, "tsq_file");
   }
   const txToken = generateTxToken();
-  await services.db.insert(stampTransactions).values({
+  await timed("database", () => services.db.insert(stampTransactions).values({
     organizationId: input.caller.organizationId,
     userId: input.caller.userId,
     txToken,
@@ -29,6 +30,6 @@ export async function signTimeStamp(input: { caller: StaffIdentity; tsq?: Uint8A
     operation: "signTimeStamp",
     status: "done",
     completedAt: new Date(),
-  });
+  }));
   return { txToken, tsr };
 }

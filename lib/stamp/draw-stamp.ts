@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import fontkit from "@pdf-lib/fontkit";
 import {
   PDFDocument,
   beginText,
@@ -28,9 +27,10 @@ import { drawQrCode } from "@/lib/stamp/draw-qr-code";
 import { embedStampImage } from "@/lib/stamp/embed-stamp-image";
 import { blockHeight, fitStampText, fontFor, type StampFonts } from "@/lib/stamp/fit-stamp-text";
 import { layoutProcessStamp, layoutStamp, type StampBox, type StampOrientation, type StampSize } from "@/lib/stamp/layout-stamp";
-import { loadStampFonts } from "@/lib/stamp/load-stamp-fonts";
+import { loadStampFonts, parsedOnceFontkit } from "@/lib/stamp/load-stamp-fonts";
 import type { ExifOrientation } from "@/lib/stamp/read-exif-orientation";
 import type { StampImage } from "@/lib/stamp/read-stamp-image";
+import { timedSync } from "@/lib/runtime/request-timing";
 
 export { stampDimensions } from "@/lib/stamp/layout-stamp";
 
@@ -65,10 +65,10 @@ export async function drawStamp({ data, image, qr, size, orientation }: DrawStam
   const layout = orientation ? layoutProcessStamp(size, orientation) : layoutStamp(size, image !== undefined, qr !== null);
   const { lines } = buildStampContent(data);
   // qr is validated before anything is embedded, so a too-long text fails fast
-  const qrOps = qr && layout.qr ? drawQrCode(qr.text, layout.qr) : [];
+  const qrOps = qr && layout.qr ? timedSync("image-qr", () => drawQrCode(qr.text, layout.qr!)) : [];
 
   const document = await PDFDocument.create({ updateMetadata: false });
-  document.registerFontkit(fontkit);
+  document.registerFontkit(parsedOnceFontkit);
   const files = await loadStampFonts();
   const fonts: StampFonts = {
     regular: await document.embedFont(files.regular, { subset: true, customName: subsetName("DejaVuSans") }),
@@ -83,7 +83,7 @@ export async function drawStamp({ data, image, qr, size, orientation }: DrawStam
     fill(),
   ];
   if (image && layout.image) {
-    xObjects[IMAGE_NAME] = embedStampImage(document, image);
+    xObjects[IMAGE_NAME] = timedSync("image-qr", () => embedStampImage(document, image));
     ops.push(...imageOperators(image, layout.image));
   }
   ops.push(...qrOps);

@@ -38,11 +38,12 @@ export function fitStampText(
   sizes: { max: number; min: number },
 ): FittedStampText {
   const size = sizes.min;
-  const rows = wrapAll(lines, fonts, size, box.width);
+  const measure = widthMeter();
+  const rows = wrapAll(lines, fonts, size, box.width, measure);
   // checking the smallest size first spares a dozen useless passes over oversized input
   if (blockHeight(rows.length, size) <= box.height) {
     for (let larger = sizes.max; larger > size + 1e-9; larger -= STEP) {
-      const attempt = wrapAll(lines, fonts, larger, box.width);
+      const attempt = wrapAll(lines, fonts, larger, box.width, measure);
       if (blockHeight(attempt.length, larger) <= box.height) return fitted(larger, attempt, false);
     }
     return fitted(size, rows, false);
@@ -50,7 +51,7 @@ export function fitStampText(
   const capacity = Math.max(1, Math.floor((box.height - (ASCENT + DESCENT) * size) / (LINE_HEIGHT * size)) + 1);
   const kept = rows.slice(0, capacity);
   const last = kept[kept.length - 1];
-  kept[kept.length - 1] = { ...last, text: withEllipsis(last.text, fontFor(fonts, last.style), size, box.width) };
+  kept[kept.length - 1] = { ...last, text: withEllipsis(last.text, fontFor(fonts, last.style), size, box.width, measure) };
   return fitted(size, kept, true);
 }
 
@@ -62,9 +63,24 @@ function fitted(size: number, rows: StampLine[], truncated: boolean): FittedStam
   return { fontSize: size, lineHeight: LINE_HEIGHT * size, ascent: ASCENT * size, rows, truncated };
 }
 
-function wrapAll(lines: StampLine[], fonts: StampFonts, size: number, width: number): StampLine[] {
+/** Text width at `size`, from (font, text) -> width at size 1 memoized: shaping is linear in size and
+ * costly (a fontkit layout), and the search over sizes measures the same strings again and again. */
+type WidthMeter = (font: PDFFont, text: string, size: number) => number;
+
+function widthMeter(): WidthMeter {
+  const widths = new Map<PDFFont, Map<string, number>>();
+  return (font, text, size) => {
+    let ofFont = widths.get(font);
+    if (!ofFont) widths.set(font, (ofFont = new Map()));
+    let width = ofFont.get(text);
+    if (width === undefined) ofFont.set(text, (width = font.widthOfTextAtSize(text, 1)));
+    return width * size;
+  };
+}
+
+function wrapAll(lines: StampLine[], fonts: StampFonts, size: number, width: number, measure: WidthMeter): StampLine[] {
   return lines.flatMap((line) =>
-    wrapLine(capped(line.text), fontFor(fonts, line.style), size, width).map((text) => ({ text, style: line.style })),
+    wrapLine(capped(line.text), fontFor(fonts, line.style), size, width, measure).map((text) => ({ text, style: line.style })),
   );
 }
 
@@ -73,8 +89,8 @@ function capped(text: string): string {
   return chars.length > MAX_LINE_CHARS ? `${chars.slice(0, MAX_LINE_CHARS).join("")}…` : text;
 }
 
-function wrapLine(text: string, font: PDFFont, size: number, width: number): string[] {
-  const fits = (s: string) => font.widthOfTextAtSize(s, size) <= width;
+function wrapLine(text: string, font: PDFFont, size: number, width: number, measure: WidthMeter): string[] {
+  const fits = (s: string) => measure(font, s, size) <= width;
   const rows: string[] = [];
   let current = "";
   for (const word of text.split(" ").filter(Boolean)) {
@@ -109,8 +125,8 @@ function longestFittingPrefix(chars: string[], fits: (s: string) => boolean): nu
   return low;
 }
 
-function withEllipsis(text: string, font: PDFFont, size: number, width: number): string {
+function withEllipsis(text: string, font: PDFFont, size: number, width: number, measure: WidthMeter): string {
   const chars = Array.from(text);
-  while (chars.length > 0 && font.widthOfTextAtSize(`${chars.join("")}…`, size) > width) chars.pop();
+  while (chars.length > 0 && measure(font, `${chars.join("")}…`, size) > width) chars.pop();
   return `${chars.join("").trimEnd()}…`;
 }

@@ -4,13 +4,14 @@ import { parseWith } from "@/lib/http/parse-input";
 import { ZSignPdfFields } from "@/lib/stamp-signing/schemas";
 import { requestStampSignature } from "@/lib/stamp-signing/request-stamp-signature";
 import { pdfResponse } from "./pdf-response";
+import { timed } from "@/lib/runtime/request-timing";
 
 /** POST /api/v2|v3/signPDF */
 export const signPdfHandler = withStampToken(async (request, { caller, services }) => {
-  const body = await parseMultipart(request, { maxFileBytes: services.config.maxUploadBytes, maxFiles: 2 });
+  const body = await timed("multipart", () => parseMultipart(request, { maxFileBytes: services.config.maxUploadBytes, maxFiles: 2 }));
   const fields = parseWith(ZSignPdfFields, body.fields);
   const file = (name: string) => body.files.find((f) => f.field === name);
   const result = await requestStampSignature({ caller, fields, pdf: file("pdf_file"), image: file("image") }, services);
   if (result.mode === "async") return Response.json({ success: true, message: "OK", tx_token: result.txToken, doc_id: result.docId });
-  return pdfResponse(result.pdf, result.txToken, fields.binary_resp);
+  return timed("response", () => pdfResponse(result.pdf, result.txToken, fields.binary_resp));
 });
