@@ -9,6 +9,13 @@ export class ProcessDetailPage {
     await expect(this.page.getByTestId("process-id")).toHaveText(processId);
   }
 
+  /** Downloads the signed evidence summary from the link on the page. */
+  async downloadEvidenceSummary(): Promise<{ name: string; bytes: Uint8Array }> {
+    const [download] = await Promise.all([this.page.waitForEvent("download"), this.page.getByRole("link", { name: "Descargar resumen de evidencias (PDF firmado)" }).click()]);
+    const { readFile } = await import("node:fs/promises");
+    return { name: download.suggestedFilename(), bytes: new Uint8Array(await readFile((await download.path())!)) };
+  }
+
   status() {
     return this.page.locator(".page-head [data-status]");
   }

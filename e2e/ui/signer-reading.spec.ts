@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { expect, test, type Browser, type BrowserContext } from "@playwright/test";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN } from "../fixtures/start-test-server";
 import { login, processApi, signer, TINY_PDF, type ProcessApi } from "../fixtures/process-api-client";
@@ -5,6 +6,9 @@ import { launchCameraBrowser, PHONE, DESKTOP } from "../fixtures/camera-browser"
 import { turningClip } from "../fixtures/face-clips";
 import { contractPdf, facePhoto, uploadRegistryPhoto } from "../fixtures/signer-documents";
 import { SignerPage } from "../pages/signer-page";
+import { ProcessDetailPage } from "../pages/process-detail-page";
+import { signInAs, ADMIN } from "../fixtures/dashboard";
+import { qpdfCheck, tempFile } from "../fixtures/independent-validators";
 
 // the suite's own server (playwright.config.ts)
 let admin: ProcessApi;
@@ -28,12 +32,17 @@ const sizes = [
 
 /** Two files (2 pages + 1 page) for one signer; the link identifies by itself. */
 async function newProcess(person: ReturnType<typeof signer>): Promise<string> {
+  return (await newProcessWithId(person)).link;
+}
+
+async function newProcessWithId(person: ReturnType<typeof signer>): Promise<{ id: string; link: string }> {
   const created = await admin.create({ signers: [person], readChallenges: [], description: "Lectura completa" }, [
     { name: "contrato.pdf", bytes: contractPdf() },
     { name: "anexo.pdf", bytes: TINY_PDF() },
   ]);
   expect(created.status).toBe(201);
-  return ((await created.json()) as { msg: string }).msg;
+  const { id, msg } = (await created.json()) as { id: string; msg: string };
+  return { id, link: msg };
 }
 
 /**
@@ -116,3 +125,29 @@ for (const [label, size] of sizes) {
     await readAllButOneThenSign(reader, `/api/signer/${link.split("/").pop()}`, 2);
   });
 }
+
+test("staff download the signed evidence summary from the process page: the pages the signer was shown, with times and device", async ({ browser, page }) => {
+  test.setTimeout(120_000);
+  const { id, link } = await newProcessWithId(signer({ signChallenges: [], signerAlias: "Lectora" }));
+  const reader = new SignerPage(await (await browser.newContext(PHONE)).newPage());
+  await reader.page.goto(link);
+  await reader.expectDocumentsLoaded();
+  await reader.readPages(0, 0);
+  await expect(reader.page.getByTestId("reading-progress")).toHaveAttribute("data-recorded-shown", "1", { timeout: 30_000 });
+
+  await signInAs(page, ADMIN.email, ADMIN.password);
+  const detail = new ProcessDetailPage(page);
+  await detail.open(id);
+  const summary = await detail.downloadEvidenceSummary();
+  expect(summary.name).toMatch(/^evidencias-[0-9a-f]{32}\.pdf$/);
+  const qpdf = qpdfCheck(summary.bytes);
+  expect(qpdf.ok, qpdf.output).toBe(true);
+  const file = tempFile("evidence.pdf", summary.bytes);
+  expect(spawnSync("pdfsig", ["-nocert", file], { encoding: "utf8" }).stdout).toContain("Signature Validation: Signature is Valid.");
+  const text = spawnSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" }).stdout.replace(/\s+/g, " ");
+  expect(text).toContain("Lectora");
+  expect(text).toMatch(/contrato\.pdf: 1 páginas, entre/);
+  expect(text).toMatch(/p\.1 \d\d:\d\d:\d\d\.\d{3}/);
+  expect(text).toContain(await reader.page.evaluate(() => navigator.userAgent)); // the device that was shown the page
+  expect(text).toContain("Aún no firmó.");
+});
