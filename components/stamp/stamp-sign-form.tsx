@@ -29,7 +29,7 @@ function signFieldsResolver(position: () => StampPosition): Resolver<StampFormVa
 }
 
 type Props = { locale: Locale; maxUploadMb: number; nationality: string };
-type Signed = { url: string; name: string };
+type Signed = { url: string; name: string; padesLevel: string | null };
 
 export function StampSignForm({ locale, maxUploadMb, nationality }: Props) {
   const t = translatorFor(locale);
@@ -109,7 +109,7 @@ export function StampSignForm({ locale, maxUploadMb, nationality }: Props) {
     if (response.ok && response.headers.get("content-type")?.startsWith("application/pdf")) {
       const blob = await response.blob();
       const base = pdf.name.replace(/\.pdf$/i, "");
-      return setSigned({ url: URL.createObjectURL(blob), name: `${base}-firmado.pdf` });
+      return setSigned({ url: URL.createObjectURL(blob), name: `${base}-firmado.pdf`, padesLevel: response.headers.get("x-pades-level") });
     }
     const answer = (await response.json().catch(() => ({}))) as { message?: string; field?: string };
     const message = answer.message ?? `HTTP ${response.status}`;
@@ -252,6 +252,7 @@ export function StampSignForm({ locale, maxUploadMb, nationality }: Props) {
           {signed && (
             <p className="notice stamp-download" role="status">
               <span>{t("stamp.signed")}</span>
+              {signed.padesLevel && <span className="badge" data-testid="signed-pades-level">{t("stamp.level")}: {signed.padesLevel}</span>}
               <a href={signed.url} download={signed.name} data-testid="signed-download">{t("stamp.download")}</a>
             </p>
           )}

@@ -39,6 +39,8 @@ export const processes = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     approvedAt: timestamp("approved_at", { withTimezone: true }),
     completedAt: timestamp("completed_at", { withTimezone: true }),
+    /** Lowest PAdES level among the signatures of the completed documents (B-LTA when all is well). */
+    padesLevel: text("pades_level"),
   },
   (t) => [
     index("processes_org_created_idx").on(t.organizationId, t.createdAt.desc(), t.id.desc()),

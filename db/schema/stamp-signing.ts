@@ -20,6 +20,8 @@ export const stampTransactions = pgTable(
     outputBlobKey: text("output_blob_key"),
     outputSha256: text("output_sha256"),
     summary: jsonb("summary").$type<Record<string, unknown>>(),
+    /** PAdES level the output reaches in our verifier (B-T when outside revocation data was unavailable). */
+    padesLevel: text("pades_level"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp("completed_at", { withTimezone: true }),
   },

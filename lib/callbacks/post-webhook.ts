@@ -29,7 +29,7 @@ export function isPrivateAddress(address: string): boolean {
 type Lookup = NonNullable<http.RequestOptions["lookup"]>;
 
 /** A DNS lookup that refuses private answers: the address checked is the address connected to (no rebinding window). */
-function guardedLookup(allowPrivate: boolean): Lookup {
+export function guardedLookup(allowPrivate: boolean): Lookup {
   return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
     dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error);

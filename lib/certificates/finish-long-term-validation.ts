@@ -1,20 +1,37 @@
 import type { Db } from "@/db/client";
 import { finishLongTermValidation } from "@/lib/pdf/add-document-timestamp";
 import { readX509Certificate } from "@/lib/pki/x509-provider";
+import { fetchOutsideRevocation } from "./fetch-outside-revocation";
 import { loadPlatformPki } from "./load-platform-pki";
 import { currentPlatformCrls } from "./publish-crl";
 import { documentTimeStamperFor, type TsaSettings } from "./time-stamp-authority";
 
+/** For certificates our CAs did not issue: may their CRL addresses be private (as for callbacks), and which outside roots we know. */
+export type OutsideRevocationOptions = { allowPrivate: boolean; trustAnchorsDer: Uint8Array[] };
+
 /**
  * The certificates and CRLs a DSS needs for a signature by `signerCertificates`. Called before the
  * signature is made, so every CRL is issued at or after the notBefore of each certificate it covers
- * (signer, issuing CA, TSA) and at or before the signature time-stamp.
+ * (signer, issuing CA, TSA) and at or before the signature time-stamp. Certificates from outside
+ * CAs get the CRL at their distribution point; `unavailable` lists those for which none could be
+ * had (the output then reaches B-T only, and says so).
  */
-export async function validationData(signerCertificates: Uint8Array[], db: Db, settings: TsaSettings) {
+export async function validationData(signerCertificates: Uint8Array[], db: Db, settings: TsaSettings, outside: OutsideRevocationOptions = { allowPrivate: false, trustAnchorsDer: [] }) {
   const pki = await loadPlatformPki(db, settings);
-  const certificates = uniqueDer([...signerCertificates, pki.issuing.certificateDer, pki.root.certificateDer, pki.tsa.certificateDer]);
-  const coveringSince = new Date(Math.max(...certificates.map((der) => readX509Certificate(der).notBefore.getTime())));
-  return { certificates, crls: await currentPlatformCrls(db, settings, coveringSince) };
+  const platformIssuers = new Set([pki.root.certificateDer, pki.issuing.certificateDer].map((der) => readX509Certificate(der).subject));
+  const fetched = await fetchOutsideRevocation(signerCertificates, {
+    issuersDer: outside.trustAnchorsDer,
+    isPlatformIssued: (certificate) => platformIssuers.has(certificate.issuer),
+    allowPrivate: outside.allowPrivate,
+  });
+  const certificates = uniqueDer([...signerCertificates, ...fetched.certificates, pki.issuing.certificateDer, pki.root.certificateDer, pki.tsa.certificateDer]);
+  const platformCovered = certificates.filter((der) => platformIssuers.has(readX509Certificate(der).issuer));
+  const coveringSince = new Date(Math.max(...platformCovered.map((der) => readX509Certificate(der).notBefore.getTime())));
+  return {
+    certificates,
+    crls: [...fetched.crls, ...(await currentPlatformCrls(db, settings, coveringSince))],
+    unavailable: fetched.missing.map((m) => `${m.subject}: ${m.reason}`),
+  };
 }
 
 function uniqueDer(items: Uint8Array[]): Uint8Array[] {

@@ -5,7 +5,8 @@ import { eq } from "drizzle-orm";
 import * as pkijs from "pkijs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
-import { crlIssues, processDocuments, users } from "@/db/schema";
+import { crlIssues, organizations, processDocuments, processes, stampTransactions, users } from "@/db/schema";
+import { importAgentCertificate } from "@/lib/certificates/import-agent-certificate";
 import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
 import { getCaCertificates } from "@/lib/certificates/get-ca-certificates";
 import { loadPlatformPki } from "@/lib/certificates/load-platform-pki";
@@ -24,6 +25,7 @@ import { ZSignPdfFields } from "@/lib/stamp-signing/schemas";
 import { locateSignature } from "@/lib/verification/testing/forge-pdf";
 import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
 import { dssCrlTimings, pdfsigAt, validatePdfAt } from "./testing/long-term-checks";
+import { startOutsideCa, type OutsideCa } from "./testing/outside-ca";
 
 const FIXTURES = "/work/shared/fixtures";
 const CONTRACT = new Uint8Array(fs.readFileSync(`${FIXTURES}/pdfs/valid/libreoffice74-contrato-a4.pdf`));
@@ -35,6 +37,13 @@ let dir: string;
 let caPemFile: string;
 let anchorsDer: Uint8Array[];
 const outputs: { name: string; level: "B-LT" | "B-LTA"; signatures: number; bytes: Uint8Array }[] = [];
+const recorded: { answered: string | null; stored: string | null; unavailable: string[]; summary: unknown }[] = [];
+let processLevel: string | null = null;
+let outsideCa: OutsideCa;
+let offlineCa: OutsideCa;
+let outsideCrlRequests = 0;
+let offline: Uint8Array;
+let offlineRecord: (typeof recorded)[number];
 
 /**
  * Every output kind, made by the use cases the routes call, on a server "up for a while": the
@@ -43,7 +52,13 @@ const outputs: { name: string; level: "B-LT" | "B-LTA"; signatures: number; byte
  */
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-long-term-"));
-  const config = loadConfig({ DATA_DIR: path.join(dir, "data"), PUBLIC_URL: "http://127.0.0.1:9" });
+  outsideCa = await startOutsideCa(path.join(dir, "acme"));
+  offlineCa = await startOutsideCa(path.join(dir, "offline"));
+  offlineCa.setCrlAvailable(false);
+  const outsideRoots = path.join(dir, "outside-roots.pem");
+  fs.writeFileSync(outsideRoots, fs.readFileSync(outsideCa.rootPemFile, "utf8") + fs.readFileSync(offlineCa.rootPemFile, "utf8"));
+  // outside roots the platform knows (TRUST_ANCHORS_FILE): they let it check the outside CRLs it fetches
+  const config = loadConfig({ DATA_DIR: path.join(dir, "data"), PUBLIC_URL: "http://127.0.0.1:9", TRUST_ANCHORS_FILE: outsideRoots });
   const database = await openDatabase({ dataDir: config.dataDir });
   services = { config, db: database.db, databaseKind: "pglite", blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
   const settings = pkiSettingsOf(config);
@@ -57,8 +72,10 @@ beforeAll(async () => {
   }
   const ca = await getCaCertificates(services.db, settings);
   caPemFile = path.join(dir, "ca.pem");
-  fs.writeFileSync(caPemFile, ca.pem);
-  anchorsDer = [pki.root.certificateDer];
+  fs.writeFileSync(caPemFile, ca.pem + fs.readFileSync(outsideRoots, "utf8"));
+  anchorsDer = [pki.root.certificateDer, ...config.trustAnchorsDer];
+  // the outside CA's CRL server is on 127.0.0.1: allowed as for this organization's callbacks
+  await services.db.update(organizations).set({ allowPrivateCallbacks: true }).where(eq(organizations.id, organization.id));
 
   const [user] = await services.db.select().from(users).where(eq(users.id, owner.id));
   const caller = { userId: user.id, email: user.email, role: user.role, organizationId: organization.id, organizationDomain: "ltv.test", isPlatformAdmin: false };
@@ -66,6 +83,8 @@ beforeAll(async () => {
   const stamp = async (fields: Record<string, unknown>, pdf: Uint8Array = CONTRACT) => {
     const result = await requestStampSignature({ caller, fields: ZSignPdfFields.parse(fields), pdf: { field: "pdf_file", filename: "c.pdf", contentType: "application/pdf", bytes: new Uint8Array(pdf) }, image: { field: "image", filename: "p.jpg", contentType: "image/jpeg", bytes: PORTRAIT } }, services);
     if (result.mode !== "sync") throw new Error("expected a synchronous signature");
+    const [row] = await services.db.select().from(stampTransactions).where(eq(stampTransactions.txToken, result.txToken));
+    recorded.push({ answered: result.padesLevel, stored: row.padesLevel, unavailable: result.revocationUnavailable, summary: row.summary });
     return result.pdf;
   };
   const agente = await stamp({ ...person, page: 1, sign_type: "agente" });
@@ -96,11 +115,23 @@ beforeAll(async () => {
   }
   const [document] = await services.db.select().from(processDocuments).where(eq(processDocuments.processId, created.id));
   outputs.push({ name: "completed 2-signer process", level: "B-LTA", signatures: 3, bytes: new Uint8Array((await services.blobs.get(document.currentBlobKey))!) });
+  const [processRow] = await services.db.select().from(processes).where(eq(processes.id, created.id));
+  processLevel = processRow.padesLevel;
+
+  await importAgentCertificate({ organizationId: organization.id, p12: outsideCa.agentP12, password: outsideCa.p12Password }, settings, services.db);
+  outputs.push({ name: "imported agent from an outside CA (CRL fetched)", level: "B-LT", signatures: 1, bytes: await stamp({ ...person, page: 1 }) });
+  await stamp({});
+  outsideCrlRequests = outsideCa.crlRequests();
+  await importAgentCertificate({ organizationId: organization.id, p12: offlineCa.agentP12, password: offlineCa.p12Password }, settings, services.db);
+  offline = await stamp({});
+  offlineRecord = recorded.at(-1)!;
   for (const [index, output] of outputs.entries()) fs.writeFileSync(path.join(dir, `out${index}.pdf`), output.bytes);
 }, 600_000);
 
 afterAll(async () => {
   await services?.close();
+  await outsideCa?.close();
+  await offlineCa?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -111,6 +142,7 @@ const kinds = [
   "digital (built-in holder), invisible",
   "agente, third signature on a twice-signed file",
   "completed 2-signer process",
+  "imported agent from an outside CA (CRL fetched)",
 ];
 
 describe("long-term validity of every output kind, on a server whose stored CRLs predate the new certificates", () => {
@@ -166,5 +198,29 @@ describe("long-term validity of every output kind, on a server whose stored CRLs
       expect(pdfsig.signatures, `pdfsig at ${offset ?? "now"}`).toEqual(expected);
       expect(pdfsig.certificates.slice(0, signatures), `pdfsig at ${offset ?? "now"}`).toEqual(Array(signatures).fill("Certificate is Trusted."));
     }
+  });
+
+  it("records the level on every stamp transaction and answers it, and on the completed process", () => {
+    const built = recorded.slice(0, -1);
+    expect(built.length).toBeGreaterThanOrEqual(7);
+    for (const record of built) expect([record.answered, record.stored]).toEqual(["B-LT", "B-LT"]);
+    expect(processLevel).toBe("B-LTA");
+  });
+
+  it("fetches an outside CA's CRL once and serves later signatures from the cache until its nextUpdate", () => {
+    expect(outsideCrlRequests).toBe(1);
+  });
+
+  it("signs at B-T when an outside certificate's revocation data cannot be had, and says so in the answer and the record", async () => {
+    expect(offlineRecord.answered).toBe("B-T");
+    expect(offlineRecord.stored).toBe("B-T");
+    expect(offlineRecord.unavailable.join("\n")).toMatch(/Acme Agente.*HTTP 404/);
+    expect(offlineRecord.summary).toMatchObject({ revocationUnavailable: offlineRecord.unavailable });
+    const report = await verifyPdfSignatures(offline, anchorsDer);
+    expect(report.signatures.map((s) => s.level)).toEqual(["B-T"]);
+    // still a valid signature in the independent validator, just not a long-term one
+    const file = path.join(dir, "offline.pdf");
+    fs.writeFileSync(file, offline);
+    expect((await validatePdfAt(file, caPemFile)).output).toMatch(/validate-pdf: PASS/);
   });
 });

@@ -38,6 +38,8 @@ export const dashboardMessagesEn: Record<keyof typeof dashboardMessagesEs, strin
   "processes.nextPage": "Next »",
   "detail.title": "Signature process",
   "detail.id": "Identifier",
+  "detail.padesLevel": "PAdES level",
+  "detail.padesLevelHelp": "Long-term signature level the completed documents reach, as our verifier measures it",
   "detail.signOrder": "Sign in order",
   "detail.callback": "Callback URL",
   "detail.notify": "Notify again",

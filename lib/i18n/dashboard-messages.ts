@@ -36,6 +36,8 @@ export const dashboardMessagesEs = {
   "processes.nextPage": "Siguiente »",
   "detail.title": "Proceso de firma",
   "detail.id": "Identificador",
+  "detail.padesLevel": "Nivel PAdES",
+  "detail.padesLevelHelp": "Nivel de firma longeva que alcanzan los documentos completos, medido por nuestro verificador",
   "detail.signOrder": "Firma en orden",
   "detail.callback": "URL de callback",
   "detail.notify": "Notificar de nuevo",

@@ -16,7 +16,7 @@ export const stampApiComponents = {
   },
   schemas: {
     StampFailure: { type: "object", properties: { success: { const: false }, message: { type: "string" } }, required: ["success", "message"] },
-    SignedPdf: { type: "object", properties: { success: { type: "boolean" }, message: { type: "string" }, tx_token: { type: "string" }, signed_pdf: { type: "string", contentEncoding: "base64" } } },
+    SignedPdf: { type: "object", properties: { success: { type: "boolean" }, message: { type: "string" }, tx_token: { type: "string" }, signed_pdf: { type: "string", contentEncoding: "base64" }, pades_level: { type: ["string", "null"], enum: ["B-B", "B-T", "B-LT", "B-LTA", null], description: "PAdES level the output reaches (B-LT normally; B-T when revocation data for an outside certificate could not be had). Binary answers carry it in the X-Pades-Level header." }, revocation_unavailable: { type: "array", items: { type: "string" }, description: "Certificates left without revocation data, and why (only when there are any)." } } },
   },
 };
 

@@ -37,13 +37,21 @@ export function assertOpen(process: ProcessRow) {
  * status guard makes a concurrent second conclusion a no-op instead of a second callback.
  */
 export async function concludeProcess(
-  input: { process: ProcessRow; status: Extract<ProcessStatus, "signed" | "rejected">; actor?: string | null; signerId?: string | null; detail?: Record<string, unknown> },
+  input: {
+    process: ProcessRow;
+    status: Extract<ProcessStatus, "signed" | "rejected">;
+    actor?: string | null;
+    signerId?: string | null;
+    detail?: Record<string, unknown>;
+    /** For a signed process: the lowest PAdES level its documents reach (B-LTA when all is well). */
+    padesLevel?: string | null;
+  },
   db: Db,
 ): Promise<boolean> {
   const now = new Date();
   const updated = await db
     .update(processes)
-    .set({ status: input.status, completedAt: now })
+    .set({ status: input.status, completedAt: now, ...(input.padesLevel !== undefined ? { padesLevel: input.padesLevel } : {}) })
     .where(and(eq(processes.id, input.process.id), inArray(processes.status, [...OPEN_STATUSES])))
     .returning({ id: processes.id });
   if (updated.length === 0) return false;

@@ -18,6 +18,7 @@ export type StageName =
   | "cms"
   | "tsa"
   | "dss"
+  | "level"
   | "database"
   | "blob"
   | "pool"

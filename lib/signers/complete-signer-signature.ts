@@ -13,6 +13,7 @@ import { assertMaySign } from "./prepare-signer-signature";
 import { readingTimesOf } from "./record-pages-shown";
 import { resolveSigningLink } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
+import type { PadesLevel } from "@/lib/verification/verification-report";
 
 export type SignedDocument = {
   documentId: string;
@@ -30,7 +31,7 @@ export type SignedDocument = {
  * the callback; with sign order, the next signer is notified. One transaction.
  */
 export async function completeSignerSignature(
-  input: { token: string; signerId: string; signedDocuments: SignedDocument[]; signAction?: string; pinfo?: SignerPinfo; client?: SignerClient },
+  input: { token: string; signerId: string; signedDocuments: SignedDocument[]; signAction?: string; pinfo?: SignerPinfo; client?: SignerClient; padesLevel?: PadesLevel | null },
   db: Db,
 ): Promise<{ processStatus: "pending" | "signed"; completed: boolean }> {
   return db.transaction(async (tx) => {
@@ -83,7 +84,7 @@ export async function completeSignerSignature(
     );
     const remaining = signers.filter((s) => s.id !== signer.id && s.status === "pending");
     if (remaining.length === 0) {
-      await concludeProcess({ process, status: "signed", signerId: signer.id }, tx);
+      await concludeProcess({ process, status: "signed", signerId: signer.id, padesLevel: input.padesLevel ?? null }, tx);
       return { processStatus: "signed" as const, completed: true };
     }
     if (process.signOrder) {

@@ -24,6 +24,8 @@ export type DocumentToSign = {
   stampRect: { x: number; y: number; width: number; height: number };
   stampSize: number;
   stampOrientation: StampOrientation;
+  /** How many process signers sign this file: the signatures of ours it carries once complete. */
+  processSignatures: number;
 };
 
 export type SignerSignaturePlan = {
@@ -83,6 +85,7 @@ export async function prepareSignerSignature(input: { token: string; signerId: s
           stampRect: { ...wholePoints(slot), ...box },
           stampSize: slot.size,
           stampOrientation: slot.orientation,
+          processSignatures: signers.filter((s) => filesOf(s.stampPositions).includes(d.index)).length,
         };
       }),
   };

@@ -8,7 +8,9 @@ import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { storeCertificate } from "@/lib/certificates/store-certificate";
 import { documentTimeStamperFor, timeStamperFor } from "@/lib/certificates/time-stamp-authority";
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
+import { lowerLevel, measurePadesLevel } from "@/lib/certificates/measure-pades-level";
 import { cpuPool } from "@/lib/runtime/cpu-pool";
+import type { PadesLevel } from "@/lib/verification/verification-report";
 import { prepareSignerSignature } from "./prepare-signer-signature";
 import { completeSignerSignature, type SignedDocument } from "./complete-signer-signature";
 import type { SignerClient } from "./describe-signer-client";
@@ -64,6 +66,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
   const signedAt = new Date();
 
   const signedDocuments: SignedDocument[] = [];
+  let padesLevel: PadesLevel | null = "B-LTA";
   for (const document of plan.documents) {
     const original = await blobs.get(document.blobKey);
     if (!original) throw new AppError("GONE", `el documento ${document.name} ya no está disponible`);
@@ -100,6 +103,8 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
       },
       { timestamp: (digest: Uint8Array) => timeStamper(digest), documentTimestamp: (digest: Uint8Array) => documentTimeStamper(digest) },
     );
+    // the level the completed file really reaches, as our verifier (EU DSS timing rules) measures it
+    if (plan.isLastSigner) padesLevel = lowerLevel(padesLevel, await measurePadesLevel(signed, document.processSignatures, db, { ...settings, trustAnchorsDer: config.trustAnchorsDer }));
     await blobs.put(document.outputBlobKey, signed, "application/pdf");
     signedDocuments.push({
       documentId: document.documentId,
@@ -108,5 +113,8 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
       baseBlobKey: document.blobKey,
     });
   }
-  return completeSignerSignature({ token: input.token, signerId: input.signerId, signedDocuments, signAction: "sign", pinfo: pinfo ?? undefined, client: input.client }, db);
+  return completeSignerSignature(
+    { token: input.token, signerId: input.signerId, signedDocuments, signAction: "sign", pinfo: pinfo ?? undefined, client: input.client, padesLevel: plan.isLastSigner ? padesLevel : undefined },
+    db,
+  );
 }

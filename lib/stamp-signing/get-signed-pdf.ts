@@ -3,11 +3,12 @@ import type { Db } from "@/db/client";
 import { stampTransactions } from "@/db/schema";
 import type { BlobStore } from "@/lib/blob-store/blob-store";
 import { AppError } from "@/lib/errors";
+import type { PadesLevel } from "@/lib/verification/verification-report";
 
 export type SignedPdfState =
   | { state: "pending"; txToken: string }
   | { state: "failed"; txToken: string; message: string }
-  | { state: "done"; txToken: string; pdf: Uint8Array };
+  | { state: "done"; txToken: string; pdf: Uint8Array; padesLevel: PadesLevel | null; revocationUnavailable: string[] };
 
 /** getSignedPDF by tx_token (or doc_id), only within the caller's organization. */
 export async function getSignedPdf(input: { organizationId: string; txToken: string }, db: Db, blobs: BlobStore): Promise<SignedPdfState> {
@@ -27,5 +28,6 @@ export async function getSignedPdf(input: { organizationId: string; txToken: str
   if (row.status === "failed") return { state: "failed", txToken: row.txToken, message: row.failureMessage ?? "Error al firmar el PDF." };
   const pdf = row.outputBlobKey ? await blobs.get(row.outputBlobKey) : null;
   if (!pdf) throw new AppError("GONE", "El documento firmado ya no está disponible", "tx_token");
-  return { state: "done", txToken: row.txToken, pdf };
+  const revocationUnavailable = (row.summary as { revocationUnavailable?: string[] } | null)?.revocationUnavailable ?? [];
+  return { state: "done", txToken: row.txToken, pdf, padesLevel: (row.padesLevel as PadesLevel | null) ?? null, revocationUnavailable };
 }

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Services } from "@/lib/runtime/services";
-import { stampTransactions } from "@/db/schema";
+import { organizations, stampTransactions } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { isUniqueViolation } from "@/db/is-unique-violation";
 import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
@@ -11,6 +11,8 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { timeStamperFor } from "@/lib/certificates/time-stamp-authority";
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
+import { measurePadesLevel } from "@/lib/certificates/measure-pades-level";
+import type { PadesLevel } from "@/lib/verification/verification-report";
 import { cpuPool } from "@/lib/runtime/cpu-pool";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import type { SignPdfFields } from "./schemas";
@@ -21,7 +23,7 @@ import { generateTxToken } from "./generate-tx-token";
 import { timed } from "@/lib/runtime/request-timing";
 
 export type StampSignatureResult =
-  | { mode: "sync"; txToken: string; docId: string; pdf: Uint8Array }
+  | { mode: "sync"; txToken: string; docId: string; pdf: Uint8Array; padesLevel: PadesLevel | null; revocationUnavailable: string[] }
   | { mode: "async"; txToken: string; docId: string };
 
 /** Fields an async job needs later; credentials and the PIN are never persisted. */
@@ -85,19 +87,28 @@ export async function requestStampSignature(
   }
   if (queued) return { mode: "async", txToken, docId };
   const signed = await signAndRecord({ txToken, docId, organizationId: caller.organizationId, pdf, image, fields, plan, signer }, services);
-  return fields.async ? { mode: "async", txToken, docId } : { mode: "sync", txToken, docId, pdf: signed };
+  return fields.async ? { mode: "async", txToken, docId } : { mode: "sync", txToken, docId, ...signed };
 }
 
-/** Signs, stores the output and marks the transaction done (or failed, keeping the reason). */
+/**
+ * Signs, stores the output and marks the transaction done (or failed, keeping the reason), with the
+ * PAdES level the output reaches as our verifier measures it.
+ */
 export async function signAndRecord(
   job: { txToken: string; docId: string; organizationId: string; pdf: Uint8Array; image?: Uint8Array; fields: SignPdfFields; plan: SigningPlan; signer: CmsSignerInput },
   services: Services,
-): Promise<Uint8Array> {
+): Promise<{ pdf: Uint8Array; padesLevel: PadesLevel | null; revocationUnavailable: string[] }> {
   const { config, db, blobs } = services;
   try {
     const tsaSettings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
     const timeStamper = await timed("database", () => timeStamperFor(db, tsaSettings));
-    const validation = await timed("dss", () => validationData([job.signer.certificateDer, ...job.signer.chainDer], db, tsaSettings));
+    const [organization] = await timed("database", () => db.select({ allowPrivate: organizations.allowPrivateCallbacks }).from(organizations).where(eq(organizations.id, job.organizationId)));
+    const validation = await timed("dss", () =>
+      validationData([job.signer.certificateDer, ...job.signer.chainDer], db, tsaSettings, {
+        allowPrivate: organization?.allowPrivate ?? false,
+        trustAnchorsDer: config.trustAnchorsDer,
+      }),
+    );
     // drawing, PDF work and the CMS run in the worker pool; the database-backed TSA stays here
     const result = await timed("pdf-update", () => cpuPool().run(
       "produce-stamped-pdf",
@@ -107,7 +118,7 @@ export async function signAndRecord(
         fields: job.fields,
         placement: job.plan.placement,
         signer: job.signer,
-        validation,
+        validation: { certificates: validation.certificates, crls: validation.crls },
         txToken: job.txToken,
         environment: config.APP_ENV,
         verifyUrl: `${config.publicUrl}/verify/${job.txToken}`,
@@ -115,15 +126,24 @@ export async function signAndRecord(
       },
       { timestamp: (digest: Uint8Array) => timeStamper(digest) },
     ));
+    const padesLevel = await timed("level", () => measurePadesLevel(result.pdf, 1, db, { ...tsaSettings, trustAnchorsDer: config.trustAnchorsDer }));
     const outputKey = `${job.organizationId}/stamp/${job.docId}/signed.pdf`;
     await timed("blob", () => blobs.put(outputKey, result.pdf, "application/pdf"));
     await timed("database", () =>
       db
         .update(stampTransactions)
-        .set({ status: "done", outputBlobKey: outputKey, outputSha256: result.sha256, completedAt: new Date() })
+        .set({
+          status: "done",
+          outputBlobKey: outputKey,
+          outputSha256: result.sha256,
+          padesLevel,
+          // why an outside certificate left the output at B-T, for support and the integrator
+          ...(validation.unavailable.length ? { summary: sql`coalesce(${stampTransactions.summary}, '{}'::jsonb) || ${JSON.stringify({ revocationUnavailable: validation.unavailable })}::jsonb` } : {}),
+          completedAt: new Date(),
+        })
         .where(eq(stampTransactions.txToken, job.txToken)),
     );
-    return result.pdf;
+    return { pdf: result.pdf, padesLevel, revocationUnavailable: validation.unavailable };
   } catch (error) {
     const message = error instanceof AppError ? error.message : "Error al firmar el PDF.";
     await db.update(stampTransactions).set({ status: "failed", failureMessage: message, completedAt: new Date() }).where(eq(stampTransactions.txToken, job.txToken));

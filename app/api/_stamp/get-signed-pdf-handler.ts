@@ -10,5 +10,5 @@ export const getSignedPdfHandler = withStampToken(async (request, { caller, serv
   const result = await getSignedPdf({ organizationId: caller.organizationId, txToken: query.tx_token }, services.db, services.blobs);
   if (result.state === "pending") return Response.json({ success: false, message: "El documento aún se está procesando", tx_token: result.txToken }, { status: 202 });
   if (result.state === "failed") return Response.json({ success: false, message: result.message, tx_token: result.txToken }, { status: 422 });
-  return pdfResponse(result.pdf, result.txToken, query.binary_resp);
+  return pdfResponse(result.pdf, result.txToken, query.binary_resp, result);
 });

@@ -1,9 +1,29 @@
-/** A signed PDF as the stamp API returns it: Base64 in JSON, or the binary file (binary_resp=1). */
-export function pdfResponse(pdf: Uint8Array, txToken: string, binary: boolean): Response {
+import type { PadesLevel } from "@/lib/verification/verification-report";
+
+/** What the output reaches, told to the integrator: B-LT normally, B-T when outside revocation data could not be had. */
+export type OutputLevel = { padesLevel: PadesLevel | null; revocationUnavailable: string[] };
+
+/**
+ * A signed PDF as the stamp API returns it: Base64 in JSON, or the binary file (binary_resp=1).
+ * The PAdES level rides along (pades_level, or the X-Pades-Level header for binary answers).
+ */
+export function pdfResponse(pdf: Uint8Array, txToken: string, binary: boolean, level: OutputLevel): Response {
   if (binary) {
     return new Response(Buffer.from(pdf), {
-      headers: { "content-type": "application/pdf", "content-disposition": `attachment; filename="${txToken}.pdf"`, "x-tx-token": txToken },
+      headers: {
+        "content-type": "application/pdf",
+        "content-disposition": `attachment; filename="${txToken}.pdf"`,
+        "x-tx-token": txToken,
+        ...(level.padesLevel ? { "x-pades-level": level.padesLevel } : {}),
+      },
     });
   }
-  return Response.json({ success: true, message: "OK", tx_token: txToken, signed_pdf: Buffer.from(pdf).toString("base64") });
+  return Response.json({
+    success: true,
+    message: "OK",
+    tx_token: txToken,
+    signed_pdf: Buffer.from(pdf).toString("base64"),
+    pades_level: level.padesLevel,
+    ...(level.revocationUnavailable.length ? { revocation_unavailable: level.revocationUnavailable } : {}),
+  });
 }

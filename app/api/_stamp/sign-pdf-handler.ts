@@ -13,5 +13,5 @@ export const signPdfHandler = withStampToken(async (request, { caller, services 
   const file = (name: string) => body.files.find((f) => f.field === name);
   const result = await requestStampSignature({ caller, fields, pdf: file("pdf_file"), image: file("image") }, services);
   if (result.mode === "async") return Response.json({ success: true, message: "OK", tx_token: result.txToken, doc_id: result.docId });
-  return timed("response", () => pdfResponse(result.pdf, result.txToken, fields.binary_resp));
+  return timed("response", () => pdfResponse(result.pdf, result.txToken, fields.binary_resp, result));
 });

@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { openLazyPdf } from "@/lib/pdf/open-lazy-pdf";
@@ -81,4 +83,31 @@ export async function dssCrlTimings(pdf: Uint8Array, dir: string): Promise<DssTi
     });
   }
   return timings;
+}
+
+const ITEXT_SOURCE = path.join(__dirname, "itext-check", "ItextLtvCheck.java");
+const ITEXT_CLASSPATH = ["itext5", "bcprov", "bcpkix", "bcutil"].map((jar) => `/usr/share/java/${jar}.jar`).join(":");
+
+/** Compiles the iText 5 checker once per source version (Debian libitext5-java + BouncyCastle). */
+async function itextClasses(): Promise<string> {
+  const source = fs.readFileSync(ITEXT_SOURCE);
+  const key = createHash("sha256").update(source).digest("hex").slice(0, 16);
+  const classes = path.join(os.tmpdir(), `fv-itext-check-${key}`);
+  if (fs.existsSync(path.join(classes, "ItextLtvCheck.class"))) return classes;
+  const build = fs.mkdtempSync(`${classes}.build-`);
+  const { code, output } = await capture("javac", ["-nowarn", "-d", build, "-cp", ITEXT_CLASSPATH, ITEXT_SOURCE]);
+  if (code !== 0) throw new Error(`cannot compile ItextLtvCheck: ${output}`);
+  try {
+    fs.renameSync(build, classes);
+  } catch {
+    // another run compiled it meanwhile
+  }
+  return fs.existsSync(path.join(classes, "ItextLtvCheck.class")) ? classes : build;
+}
+
+/** The third validator: iText 5's signature, time-stamp, chain and LtvVerifier (DSS only, offline) checks. */
+export async function itextCheckAt(file: string, anchorFiles: string[], clockOffset?: string): Promise<{ ok: boolean; output: string }> {
+  const command = ["java", "-cp", `${await itextClasses()}:${ITEXT_CLASSPATH}`, "ItextLtvCheck", file, ...anchorFiles];
+  const { code, output } = clockOffset ? await capture("faketime", ["-f", clockOffset, ...command]) : await capture(command[0], command.slice(1));
+  return { ok: code === 0 && /itext: PASS/.test(output), output };
 }

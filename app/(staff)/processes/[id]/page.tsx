@@ -42,6 +42,7 @@ export default async function ProcessDetailPage({ params }: { params: Promise<{ 
           <dt>{t("processes.description")}</dt><dd>{process.description || "—"}</dd>
           <dt>{t("processes.created")}</dt><dd>{formatDateTime(process.createdAt, locale)} · {process.createdByName}</dd>
           <dt>{t("processes.expires")}</dt><dd>{formatDateTime(process.expireAt, locale)}</dd>
+          {process.padesLevel && (<><dt>{t("detail.padesLevel")}</dt><dd><span className="badge" data-testid="pades-level" title={t("detail.padesLevelHelp")}>PAdES {process.padesLevel}</span></dd></>)}
           <dt>{t("detail.signOrder")}</dt><dd>{process.signOrder ? t("common.yes") : t("common.no")}</dd>
           <dt>{t("processes.labels")}</dt><dd>{process.labels.length ? process.labels.map((l) => <span key={l} className="badge">{l}</span>) : "—"}</dd>
           <dt>{t("detail.callback")}</dt><dd>{process.urlCallback || "—"}</dd>

@@ -18,6 +18,7 @@ export const POST = withSession("stamp:sign", async (request, { staff, services 
       "content-type": "application/pdf",
       "content-disposition": `attachment; filename="${result.txToken}.pdf"`,
       "x-tx-token": result.txToken,
+      ...(result.padesLevel ? { "x-pades-level": result.padesLevel } : {}),
       "cache-control": "private, no-store",
     },
   });

@@ -1,0 +1,29 @@
+import type { Db } from "@/db/client";
+import { cpuPool } from "@/lib/runtime/cpu-pool";
+import type { PadesLevel } from "@/lib/verification/verification-report";
+import { loadPlatformPki, type PkiSettings } from "./load-platform-pki";
+
+const order: PadesLevel[] = ["B-B", "B-T", "B-LT", "B-LTA"];
+
+/** The lower of two levels; a signature with no PAdES level at all counts as below B-B. */
+export function lowerLevel(a: PadesLevel | null, b: PadesLevel | null): PadesLevel | null {
+  if (a === null || b === null) return null;
+  return order.indexOf(a) <= order.indexOf(b) ? a : b;
+}
+
+/**
+ * The PAdES level our output really reaches, measured by our verifier (the same rules as EU DSS for
+ * revocation timing), never assumed from what we meant to write: the lowest level among the last
+ * `ourSignatures` signatures of `pdf` (earlier ones may belong to others). null when one of them has
+ * no PAdES level or the file does not verify.
+ */
+export async function measurePadesLevel(pdf: Uint8Array, ourSignatures: number, db: Db, settings: PkiSettings & { trustAnchorsDer?: Uint8Array[] }): Promise<PadesLevel | null> {
+  const pki = await loadPlatformPki(db, settings);
+  const anchorsDer = [pki.root.certificateDer, ...(settings.trustAnchorsDer ?? [])];
+  const report = await cpuPool().run("verify-pdf", { bytes: pdf, anchorsDer });
+  const signatures = report.signatures.filter((s) => s.kind === "signature").slice(-ourSignatures);
+  if (signatures.length < ourSignatures || ourSignatures < 1) return null;
+  let level: PadesLevel | null = "B-LTA";
+  for (const signature of signatures) level = signature.status === "valid" || signature.status === "untrusted" ? lowerLevel(level, signature.level ?? null) : null;
+  return level;
+}
