@@ -18,6 +18,7 @@ import { createProcess } from "@/lib/processes/create-process";
 import { ZCreateProcessFields } from "@/lib/processes/schemas";
 import type { Services } from "@/lib/runtime/services";
 import { signAsProcessSigner } from "@/lib/signers/sign-as-process-signer";
+import { showEveryPage } from "@/lib/signers/test-support/show-every-page";
 import { verifySignerIdentity } from "@/lib/signers/verify-signer-identity";
 import { enrollCertificateHolder, ZEnrollCertificateHolder } from "@/lib/stamp-signing/enroll-certificate-holder";
 import { requestStampSignature } from "@/lib/stamp-signing/request-stamp-signature";
@@ -111,6 +112,7 @@ beforeAll(async () => {
   const token = String(created.msg).split("/").pop()!;
   for (const [docId, given, family] of [["11111111", "Ana", "Rojas"], ["22222222", "Luis", "Quispe"]]) {
     const identity = await verifySignerIdentity({ token, docId }, services.db);
+    await showEveryPage({ token, signerId: identity.signerId }, services.db);
     await signAsProcessSigner({ token, signerId: identity.signerId, pinfo: { given_name: given, family_name: family } }, services);
   }
   const [document] = await services.db.select().from(processDocuments).where(eq(processDocuments.processId, created.id));
