@@ -18,6 +18,8 @@ export const outbox = pgTable(
     maxAttempts: integer("max_attempts").notNull().default(10),
     runAt: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
     lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    // `<instance>#<pid>` of the worker holding the lease; a restarted instance releases its old pid's rows at once
+    owner: text("owner"),
     lastError: text("last_error"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     doneAt: timestamp("done_at", { withTimezone: true }),

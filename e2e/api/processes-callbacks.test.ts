@@ -3,7 +3,8 @@ import http from "node:http";
 import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devMailbox, outbox, outboxAttempts } from "@/db/schema";
-import { callbackSecretOf } from "@/lib/callbacks/callback-secret";
+import { Webhook } from "standardwebhooks";
+import { callbackSecretOf, standardWebhookSecret } from "@/lib/callbacks/callback-secret";
 import { ADMIN_PASSWORD } from "../fixtures/start-test-server";
 import { TEST_SECRET_KEY, startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { TINY_PDF, login, processApi, signer, waitFor, type ProcessApi } from "../fixtures/process-api-client";
@@ -48,6 +49,13 @@ describe("callback", () => {
     const secret = callbackSecretOf(crypto.createHash("sha256").update(TEST_SECRET_KEY).digest(), seeded.orgs.shared.id, 1);
     const expected = `sha256=${crypto.createHmac("sha256", secret).update(delivery.body).digest("hex")}`;
     expect(delivery.headers["x-signature"]).toBe(expected);
+    // Standard Webhooks headers, verified by the reference library; a changed body must fail
+    const webhook = new Webhook(standardWebhookSecret(secret));
+    const headers = Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [k, String(v)]));
+    expect(headers["webhook-id"]).toBe(`msg_${id.replace(/-/g, "")}_rejected`);
+    expect(webhook.verify(delivery.body, headers)).toMatchObject({ id, status: "rejected" });
+    expect(() => webhook.verify(delivery.body.replace('"rejected"', '"signed"'), headers)).toThrow();
+    expect(() => new Webhook(standardWebhookSecret(callbackSecretOf(crypto.randomBytes(32), seeded.orgs.shared.id, 1))).verify(delivery.body, headers)).toThrow();
     expect(delivery.headers["content-type"]).toBe("application/json");
     const payload = JSON.parse(delivery.body);
     for (const key of ["signers_search", "sign_order", "status", "expire", "documents", "signers", "date", "urlCallback", "labels", "readChallenges", "description", "id", "nat", "per_id"]) {

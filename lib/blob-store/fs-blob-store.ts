@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import crypto from "node:crypto";
+import { Readable } from "node:stream";
 import { assertBlobKey, type BlobStore } from "./blob-store";
 
 /** Files under DATA_DIR/blobs: the embedded default. Writes go through a temp file so readers never see half a blob. */
@@ -20,6 +21,17 @@ export function createFsBlobStore(root: string): BlobStore {
     async get(key) {
       try {
         return new Uint8Array(await fs.readFile(fileOf(key)));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+        throw error;
+      }
+    },
+    async open(key) {
+      const file = fileOf(key);
+      try {
+        const handle = await fs.open(file);
+        const { size } = await handle.stat();
+        return { stream: Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>, size };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
         throw error;

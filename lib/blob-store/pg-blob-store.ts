@@ -19,6 +19,15 @@ export function createPgBlobStore(db: Db): BlobStore {
       const [row] = await db.select({ body: blobs.body }).from(blobs).where(eq(blobs.key, key));
       return row ? new Uint8Array(row.body) : null;
     },
+    async open(key) {
+      // a bytea column arrives whole; the answer still streams it out without another copy
+      assertBlobKey(key);
+      const [row] = await db.select({ body: blobs.body }).from(blobs).where(eq(blobs.key, key));
+      if (!row) return null;
+      const bytes = new Uint8Array(row.body);
+      const stream = new ReadableStream<Uint8Array>({ start: (controller) => (controller.enqueue(bytes), controller.close()) });
+      return { stream, size: bytes.byteLength };
+    },
     async delete(key) {
       assertBlobKey(key);
       await db.delete(blobs).where(eq(blobs.key, key));

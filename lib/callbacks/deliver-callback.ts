@@ -7,14 +7,15 @@ import { documentLinkUrl } from "@/lib/processes/document-link";
 import { formatProcess } from "@/lib/processes/format-process";
 import { loadProcessRecords } from "@/lib/processes/load-process-records";
 import type { LinkSettings } from "@/lib/processes/link-token";
-import { callbackSecretOf, callbackSignature } from "./callback-secret";
+import { callbackEventOf, callbackSecretOf, callbackSignature, standardWebhookHeaders } from "./callback-secret";
 import { BlockedTargetError, postWebhook } from "./post-webhook";
 
 export const CALLBACK_TIMEOUT_MS = 10_000;
 
 /**
- * outbox `callback.deliver` {processId}: POSTs the process payload (epoch-second dates, fresh
- * 120 s document links) signed with the organization's secret. Any 2xx is delivered; every try is
+ * outbox `callback.deliver` {processId, status}: POSTs the process payload (epoch-second dates, fresh
+ * 120 s document links) signed with the organization's secret, as `X-Signature` and as Standard
+ * Webhooks headers whose `webhook-id` is the same on every retry of the event. Any 2xx is delivered; every try is
  * logged in outbox_attempts; the dispatcher retries failures with backoff (decision 16).
  */
 export async function deliverCallback(job: ClaimedJob, db: Db, settings: LinkSettings): Promise<void> {
@@ -30,6 +31,8 @@ export async function deliverCallback(job: ClaimedJob, db: Db, settings: LinkSet
   const [record] = await loadProcessRecords([row.process], db);
   const now = Date.now();
   const body = JSON.stringify(formatProcess(record, { dates: "epoch", documentUrl: (d) => documentLinkUrl(d, settings, now) }));
+  // the event was fixed when the job was queued; rows queued before that carry only the process id
+  const event = typeof job.payload.status === "string" ? callbackEventOf(processId, job.payload.status) : callbackEventOf(processId, row.process.status);
   const secret = callbackSecretOf(settings.secretKey, row.organization.id, row.organization.callbackSecretVersion);
   const started = Date.now();
   const log = (outcome: "delivered" | "failed", detail: string) =>
@@ -37,7 +40,11 @@ export async function deliverCallback(job: ClaimedJob, db: Db, settings: LinkSet
   let status: number;
   try {
     ({ status } = await postWebhook(row.process.urlCallback, body, {
-      headers: { "x-signature": callbackSignature(secret, body), "x-firmaviva-event": `process.${row.process.status}` },
+      headers: {
+        "x-signature": callbackSignature(secret, body),
+        "x-firmaviva-event": event.event,
+        ...standardWebhookHeaders(secret, { id: event.webhookId, timestamp: Math.floor(Date.now() / 1000), body }),
+      },
       allowPrivate: row.organization.allowPrivateCallbacks,
       timeoutMs: CALLBACK_TIMEOUT_MS,
     }));

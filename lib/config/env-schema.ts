@@ -52,6 +52,17 @@ export const ZEnv = z.object({
   STAMP_TOKEN_TTL_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().positive().default(30)),
   FACE_MATCH_THRESHOLD: z.preprocess(emptyAsUndefined, z.coerce.number().gt(0).max(1).optional()),
   OUTBOX_RETRY_BASE_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().positive().max(3600).default(30)),
+  OUTBOX_LEASE_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(5).max(3600).default(120)),
+  // names this instance in outbox leases; a restart under the same name frees its old leases at once
+  INSTANCE_ID: z.preprocess(emptyAsUndefined, z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/, "letters, digits and . _ : - only").optional()),
+  // S3-compatible blob store (AWS S3, MinIO…): used when S3_BUCKET is set
+  S3_BUCKET: z.preprocess(emptyAsUndefined, z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a valid bucket name (3-63 lowercase letters, digits, . and -)").optional()),
+  S3_ENDPOINT: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  S3_REGION: z.preprocess(emptyAsUndefined, z.string().regex(/^[a-z0-9-]{1,40}$/, "must be a region name such as us-east-1").default("us-east-1")),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: z.preprocess(emptyAsUndefined, z.enum(["true", "false"]).optional()),
+  S3_PREFIX: z.preprocess(emptyAsUndefined, z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/, "must be a key prefix such as firmaviva/prod").optional()),
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(["debug", "info", "warn", "error"]).default("info")),
 });
 

@@ -31,6 +31,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid configuration:\n${describeEnvErrors(parsed.error)}`);
   }
   const env = parsed.data;
+  if (!env.S3_BUCKET && (env.S3_ENDPOINT || env.S3_ACCESS_KEY_ID || env.S3_PREFIX)) {
+    throw new ConfigError("Invalid configuration:\n  S3_BUCKET: must be set when S3_ENDPOINT, S3_ACCESS_KEY_ID or S3_PREFIX is (the S3 blob store needs a bucket)");
+  }
+  if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY) {
+    throw new ConfigError("Invalid configuration:\n  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither (neither uses the AWS default credentials)");
+  }
   const dataDir = path.resolve(env.DATA_DIR);
   ensureDataDir(dataDir);
   const secretKey = env.SECRET_KEY

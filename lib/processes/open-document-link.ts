@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { processDocuments } from "@/db/schema";
-import type { BlobStore } from "@/lib/blob-store/blob-store";
+import type { BlobStore, OpenedBlob } from "@/lib/blob-store/blob-store";
 import { AppError } from "@/lib/errors";
 import { documentLinkValid } from "./document-link";
 
@@ -13,11 +13,12 @@ export async function openDocumentLink(
   input: { documentId: string; expires: number; signature: string },
   db: Db,
   deps: { blobs: BlobStore; secretKey: Uint8Array },
-): Promise<{ name: string; bytes: Uint8Array }> {
+): Promise<{ name: string; blob: OpenedBlob }> {
   if (!/^[0-9a-f-]{36}$/.test(input.documentId) || !(input.expires * 1000 > Date.now())) throw new AppError("NOT_FOUND");
   const [document] = await db.select().from(processDocuments).where(eq(processDocuments.id, input.documentId)).limit(1);
   if (!document || !documentLinkValid(document, input, deps.secretKey)) throw new AppError("NOT_FOUND");
-  const bytes = await deps.blobs.get(document.currentBlobKey);
-  if (!bytes) throw new AppError("NOT_FOUND");
-  return { name: document.name, bytes };
+  // streamed to the client: a large document is never held whole by the server
+  const blob = await deps.blobs.open(document.currentBlobKey);
+  if (!blob) throw new AppError("NOT_FOUND");
+  return { name: document.name, blob };
 }

@@ -5,6 +5,7 @@ import { openDatabase, type Db } from "@/db/client";
 import type { BlobStore } from "@/lib/blob-store/blob-store";
 import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
 import { createPgBlobStore } from "@/lib/blob-store/pg-blob-store";
+import { createS3BlobStore } from "@/lib/blob-store/s3-blob-store";
 
 export type Services = {
   config: AppConfig;
@@ -22,8 +23,18 @@ async function createServices(): Promise<Services> {
   const database = await openDatabase({ databaseUrl: appConfig.DATABASE_URL, dataDir: appConfig.dataDir });
   // PGlite unpacks its initial files world-readable; from here on postgres creates them 0600 itself
   if (database.kind === "pglite") restrictTree(appConfig.dataDir);
-  const blobs =
-    database.kind === "postgres"
+  const blobs = appConfig.S3_BUCKET
+    ? createS3BlobStore({
+        bucket: appConfig.S3_BUCKET,
+        endpoint: appConfig.S3_ENDPOINT,
+        region: appConfig.S3_REGION,
+        accessKeyId: appConfig.S3_ACCESS_KEY_ID,
+        secretAccessKey: appConfig.S3_SECRET_ACCESS_KEY,
+        // MinIO and most self-hosted servers want path-style URLs; AWS prefers virtual hosts
+        forcePathStyle: appConfig.S3_FORCE_PATH_STYLE ? appConfig.S3_FORCE_PATH_STYLE === "true" : !!appConfig.S3_ENDPOINT,
+        prefix: appConfig.S3_PREFIX,
+      })
+    : database.kind === "postgres"
       ? createPgBlobStore(database.db)
       : createFsBlobStore(path.join(appConfig.dataDir, "blobs"));
   return { config: appConfig, db: database.db, databaseKind: database.kind, blobs, close: database.close };

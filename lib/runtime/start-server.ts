@@ -8,6 +8,7 @@ import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { startBackgroundWork } from "./background-work";
 import { jobHandlers, periodicSweeps } from "./job-handlers";
 import { logError, logInfo } from "./log";
+import { outboxOwner } from "@/lib/outbox/outbox-owner";
 
 /**
  * Runs once when the Next.js server starts (instrumentation.ts): validate configuration, open and
@@ -38,7 +39,13 @@ export async function startServer() {
       }
     }
     await loadPlatformPki(services.db, pkiSettingsOf(config));
-    startBackgroundWork(services.db, jobHandlers(services), periodicSweeps(services), { retryBaseMs: config.OUTBOX_RETRY_BASE_SECONDS * 1000 });
+    const owner = outboxOwner({ instanceId: config.INSTANCE_ID, port: config.PORT });
+    startBackgroundWork(services.db, jobHandlers(services), periodicSweeps(services), {
+      retryBaseMs: config.OUTBOX_RETRY_BASE_SECONDS * 1000,
+      leaseSeconds: config.OUTBOX_LEASE_SECONDS,
+      // the embedded database has one process (the DATA_DIR lock): every lease left in it is from a dead one
+      owner: services.databaseKind === "pglite" ? { owner: owner.owner, previousOwners: "%" } : owner,
+    });
     logInfo("server ready", {
       database: services.databaseKind,
       dataDir: config.dataDir,

@@ -1,8 +1,9 @@
 import crypto from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
 import type { Services } from "@/lib/runtime/services";
 import { organizations, stampTransactions } from "@/db/schema";
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { isUniqueViolation } from "@/db/is-unique-violation";
 import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
 import type { UploadedFile } from "@/lib/http/parse-multipart";
@@ -86,69 +87,89 @@ export async function requestStampSignature(
     throw error;
   }
   if (queued) return { mode: "async", txToken, docId };
-  const signed = await signAndRecord({ txToken, docId, organizationId: caller.organizationId, pdf, image, fields, plan, signer }, services);
+  const signed = await signAndRecord({ txToken, docId, organizationId: caller.organizationId, pdf, image, fields, plan, signer }, services).catch(async (error) => {
+    await recordSignFailure({ txToken, message: signFailureMessage(error) }, services.db);
+    throw error;
+  });
   return fields.async ? { mode: "async", txToken, docId } : { mode: "sync", txToken, docId, ...signed };
 }
 
 /**
- * Signs, stores the output and marks the transaction done (or failed, keeping the reason), with the
- * PAdES level the output reaches as our verifier measures it.
+ * Signs, stores the output and marks the pending transaction done, with the PAdES level the output
+ * reaches as our verifier measures it. The caller records a failure (sync: at once; async: when the
+ * job is given up), so a retried job finds the row still pending. `outputName` differs per async
+ * attempt: a stale attempt finishing late cannot overwrite the document another attempt already
+ * recorded, and its own output is removed.
  */
 export async function signAndRecord(
-  job: { txToken: string; docId: string; organizationId: string; pdf: Uint8Array; image?: Uint8Array; fields: SignPdfFields; plan: SigningPlan; signer: CmsSignerInput },
+  job: { txToken: string; docId: string; organizationId: string; pdf: Uint8Array; image?: Uint8Array; fields: SignPdfFields; plan: SigningPlan; signer: CmsSignerInput; outputName?: string },
   services: Services,
 ): Promise<{ pdf: Uint8Array; padesLevel: PadesLevel | null; revocationUnavailable: string[] }> {
   const { config, db, blobs } = services;
-  try {
-    const tsaSettings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
-    const timeStamper = await timed("database", () => timeStamperFor(db, tsaSettings));
-    const [organization] = await timed("database", () => db.select({ allowPrivate: organizations.allowPrivateCallbacks }).from(organizations).where(eq(organizations.id, job.organizationId)));
-    const validation = await timed("dss", () =>
-      validationData([job.signer.certificateDer, ...job.signer.chainDer], db, tsaSettings, {
-        allowPrivate: organization?.allowPrivate ?? false,
-        trustAnchorsDer: config.trustAnchorsDer,
-      }),
-    );
-    // drawing, PDF work and the CMS run in the worker pool; the database-backed TSA stays here
-    const result = await timed("pdf-update", () => cpuPool().run(
-      "produce-stamped-pdf",
-      {
-        pdf: job.pdf,
-        image: job.image,
-        fields: job.fields,
-        placement: job.plan.placement,
-        signer: job.signer,
-        validation: { certificates: validation.certificates, crls: validation.crls },
-        txToken: job.txToken,
-        environment: config.APP_ENV,
-        verifyUrl: `${config.publicUrl}/verify/${job.txToken}`,
-        signedAt: new Date(),
-      },
-      { timestamp: (digest: Uint8Array) => timeStamper(digest) },
-    ));
-    const padesLevel = await timed("level", () => measurePadesLevel(result.pdf, 1, db, { ...tsaSettings, trustAnchorsDer: config.trustAnchorsDer }));
-    const outputKey = `${job.organizationId}/stamp/${job.docId}/signed.pdf`;
-    await timed("blob", () => blobs.put(outputKey, result.pdf, "application/pdf"));
-    await timed("database", () =>
-      db
-        .update(stampTransactions)
-        .set({
-          status: "done",
-          outputBlobKey: outputKey,
-          outputSha256: result.sha256,
-          padesLevel,
-          // why an outside certificate left the output at B-T, for support and the integrator
-          ...(validation.unavailable.length ? { summary: sql`coalesce(${stampTransactions.summary}, '{}'::jsonb) || ${JSON.stringify({ revocationUnavailable: validation.unavailable })}::jsonb` } : {}),
-          completedAt: new Date(),
-        })
-        .where(eq(stampTransactions.txToken, job.txToken)),
-    );
-    return { pdf: result.pdf, padesLevel, revocationUnavailable: validation.unavailable };
-  } catch (error) {
-    const message = error instanceof AppError ? error.message : "Error al firmar el PDF.";
-    await db.update(stampTransactions).set({ status: "failed", failureMessage: message, completedAt: new Date() }).where(eq(stampTransactions.txToken, job.txToken));
-    throw error;
+  const tsaSettings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
+  const timeStamper = await timed("database", () => timeStamperFor(db, tsaSettings));
+  const [organization] = await timed("database", () => db.select({ allowPrivate: organizations.allowPrivateCallbacks }).from(organizations).where(eq(organizations.id, job.organizationId)));
+  const validation = await timed("dss", () =>
+    validationData([job.signer.certificateDer, ...job.signer.chainDer], db, tsaSettings, {
+      allowPrivate: organization?.allowPrivate ?? false,
+      trustAnchorsDer: config.trustAnchorsDer,
+    }),
+  );
+  // drawing, PDF work and the CMS run in the worker pool; the database-backed TSA stays here
+  const result = await timed("pdf-update", () => cpuPool().run(
+    "produce-stamped-pdf",
+    {
+      pdf: job.pdf,
+      image: job.image,
+      fields: job.fields,
+      placement: job.plan.placement,
+      signer: job.signer,
+      validation: { certificates: validation.certificates, crls: validation.crls },
+      txToken: job.txToken,
+      environment: config.APP_ENV,
+      verifyUrl: `${config.publicUrl}/verify/${job.txToken}`,
+      signedAt: new Date(),
+    },
+    { timestamp: (digest: Uint8Array) => timeStamper(digest) },
+  ));
+  const padesLevel = await timed("level", () => measurePadesLevel(result.pdf, 1, db, { ...tsaSettings, trustAnchorsDer: config.trustAnchorsDer }));
+  const outputKey = `${job.organizationId}/stamp/${job.docId}/${job.outputName ?? "signed.pdf"}`;
+  await timed("blob", () => blobs.put(outputKey, result.pdf, "application/pdf"));
+  const recorded = await timed("database", () =>
+    db
+      .update(stampTransactions)
+      .set({
+        status: "done",
+        outputBlobKey: outputKey,
+        outputSha256: result.sha256,
+        padesLevel,
+        // why an outside certificate left the output at B-T, for support and the integrator
+        ...(validation.unavailable.length ? { summary: sql`coalesce(${stampTransactions.summary}, '{}'::jsonb) || ${JSON.stringify({ revocationUnavailable: validation.unavailable })}::jsonb` } : {}),
+        completedAt: new Date(),
+      })
+      .where(and(eq(stampTransactions.txToken, job.txToken), eq(stampTransactions.status, "pending")))
+      .returning({ id: stampTransactions.id }),
+  );
+  if (recorded.length === 0) {
+    await blobs.delete(outputKey);
+    throw new AppError("CONFLICT", "La transacción ya fue resuelta por otro intento", "tx_token");
   }
+  return { pdf: result.pdf, padesLevel, revocationUnavailable: validation.unavailable };
+}
+
+/** What the integrator reads in getSignedPDF: our own messages, never an internal error text. */
+export function signFailureMessage(error: unknown): string {
+  if (error instanceof Error && error.name === "TsaError") return "No se pudo obtener el sello de tiempo de la TSA.";
+  return isAppError(error) && error.code !== "INTERNAL" ? error.message : "Error al firmar el PDF.";
+}
+
+/** Marks a still-pending transaction failed with the reason the integrator will read. */
+export async function recordSignFailure(input: { txToken?: string; transactionId?: string; message: string }, db: Db): Promise<void> {
+  const which = input.transactionId ? eq(stampTransactions.id, input.transactionId) : eq(stampTransactions.txToken, input.txToken ?? "");
+  await db
+    .update(stampTransactions)
+    .set({ status: "failed", failureMessage: input.message, completedAt: new Date() })
+    .where(and(which, eq(stampTransactions.status, "pending")));
 }
 
 function signerSummary(fields: SignPdfFields) {

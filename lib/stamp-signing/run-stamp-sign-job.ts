@@ -7,15 +7,20 @@ import { loadAgentSigner } from "@/lib/certificates/load-agent-signer";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { planStampSignature } from "./plan-stamp-signature";
 import { acceptPdfInPool } from "@/lib/runtime/accept-pdf-in-pool";
-import { signAndRecord, type StoredSignRequest } from "./request-stamp-signature";
+import { recordSignFailure, signAndRecord, signFailureMessage, type StoredSignRequest } from "./request-stamp-signature";
 import type { SignPdfFields } from "./schemas";
 
+/** Failures no retry can mend: the document, page, image or placement is at fault. */
+const PERMANENT_CODES = new Set(["VALIDATION", "INVALID_PDF", "ENCRYPTED_PDF", "CERTIFIED_NO_CHANGES", "PAGE_NOT_FOUND", "STAMP_OUT_OF_PAGE", "INVALID_IMAGE", "NOT_FOUND"]);
+
 /**
- * The durable half of an async signPDF. A transaction that is no longer pending was already
- * finished (possibly by another instance whose lease expired), so it is never signed twice.
+ * The durable half of an async signPDF. Transient failures (TSA unreachable, storage, a busy
+ * worker pool, our own faults) are retried with the dispatcher's backoff and leave the transaction
+ * pending; a bad document fails it at once with the reason. A transaction that is no longer pending
+ * was already finished (possibly by an earlier attempt), so it is never signed twice.
  */
 export function stampSignJobHandler(services: Services): JobHandler {
-  return async (job) => {
+  const handler: JobHandler = async (job) => {
     const transactionId = String(job.payload.transactionId);
     const [row] = await services.db.select().from(stampTransactions).where(eq(stampTransactions.id, transactionId));
     if (!row || row.status !== "pending") return;
@@ -24,18 +29,24 @@ export function stampSignJobHandler(services: Services): JobHandler {
     const prefix = `${row.organizationId}/stamp/${row.docId}`;
     const pdf = await services.blobs.get(`${prefix}/input.pdf`);
     const image = summary.hasImage ? ((await services.blobs.get(`${prefix}/image`)) ?? undefined) : undefined;
-    if (!pdf) {
-      await services.db.update(stampTransactions).set({ status: "failed", failureMessage: "El documento de entrada ya no está disponible" }).where(eq(stampTransactions.id, transactionId));
-      throw new PermanentJobFailure("input blob missing");
-    }
+    if (!pdf) throw new PermanentJobFailure("El documento de entrada ya no está disponible");
     try {
       const plan = await planStampSignature(fields, pdf, image, { accept: acceptPdfInPool });
       const signer = await loadAgentSigner(row.organizationId, services.db, pkiSettingsOf(services.config));
-      await signAndRecord({ txToken: row.txToken, docId: row.docId, organizationId: row.organizationId, pdf: plan.pdf, image, fields, plan, signer }, services);
+      const outputName = `signed-a${job.attempts}.pdf`;
+      await signAndRecord({ txToken: row.txToken, docId: row.docId, organizationId: row.organizationId, pdf: plan.pdf, image, fields, plan, signer, outputName }, services);
     } catch (error) {
-      // the failure message is recorded on the transaction; only our own faults are worth a retry
-      if (isAppError(error) && error.code !== "INTERNAL" && error.code !== "SIGNING_FAILED") throw new PermanentJobFailure(error.message);
+      if (isAppError(error) && PERMANENT_CODES.has(error.code)) throw new PermanentJobFailure(error.message);
+      if (isAppError(error) && error.code === "CONFLICT") return; // another attempt recorded the result
       throw error;
     }
   };
+  handler.onDead = async (job, death) => {
+    const message =
+      death.error instanceof PermanentJobFailure
+        ? death.error.message
+        : `${death.error ? signFailureMessage(death.error) : "Error al firmar el PDF."} (${job.attempts} intentos)`;
+    await recordSignFailure({ transactionId: String(job.payload.transactionId), message }, services.db);
+  };
+  return handler;
 }

@@ -11,8 +11,9 @@ export const GET = withPublic("process", async (request, { services, params }) =
     services.db,
     { blobs: services.blobs, secretKey: services.config.secretKey },
   );
-  return new Response(Buffer.from(document.bytes), {
+  return new Response(document.blob.stream, {
     headers: {
+      ...(document.blob.size !== null ? { "content-length": String(document.blob.size) } : {}),
       "content-type": "application/pdf",
       "content-disposition": `inline; filename*=UTF-8''${encodeURIComponent(document.name)}`,
       "cache-control": "private, no-store",
