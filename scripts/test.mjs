@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: type check, build, unit tests, API tests on PGlite and on a real PostgreSQL that this
-// script's suite starts itself, then the browser tests. Stops at the first failing step.
+// `npm test`: type check, build, unit tests, API tests on PGlite, on a real PostgreSQL that this
+// script's suite starts itself and on PostgreSQL with an S3 blob store, then the browser tests.
+// Stops at the first failing step.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -24,6 +25,8 @@ const steps = [
 ];
 if (hasPostgres()) {
   steps.push(["API tests on PostgreSQL", bin("vitest"), ["run", "--project", "api", "--no-file-parallelism"], { TEST_DATABASE: "postgres" }]);
+  // the same suite with blobs in an S3-compatible bucket (s3rver, started by the suite's global setup)
+  steps.push(["API tests on PostgreSQL with S3 blobs", bin("vitest"), ["run", "--project", "api", "--no-file-parallelism"], { TEST_DATABASE: "postgres", TEST_BLOB_STORE: "s3" }]);
 } else if (process.env.CI) {
   console.error("PostgreSQL is not installed, and CI must run the API suite on it: apt-get install -y postgresql");
   process.exit(1);
