@@ -25,7 +25,7 @@ import { requestStampSignature } from "@/lib/stamp-signing/request-stamp-signatu
 import { ZSignPdfFields } from "@/lib/stamp-signing/schemas";
 import { locateSignature } from "@/lib/verification/testing/forge-pdf";
 import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
-import { dssCrlTimings, pdfsigAt, validatePdfAt } from "./testing/long-term-checks";
+import { dssCrlTimings, itextCheckAt, pdfsigAt, validatePdfAt } from "./testing/long-term-checks";
 import { startOutsideCa, type OutsideCa } from "./testing/outside-ca";
 
 const FIXTURES = "/work/shared/fixtures";
@@ -200,7 +200,14 @@ describe("long-term validity of every output kind, on a server whose stored CRLs
       expect(pdfsig.signatures, `pdfsig at ${offset ?? "now"}`).toEqual(expected);
       expect(pdfsig.certificates.slice(0, signatures), `pdfsig at ${offset ?? "now"}`).toEqual(Array(signatures).fill("Certificate is Trusted."));
     }
-  });
+  }, 600_000);
+
+  it.each(kinds)("%s: iText 5 (third validator) verifies every signature, time-stamp, chain and DSS revocation data, now and a year later", async (name) => {
+    for (const offset of [undefined, "+365d"]) {
+      const result = await itextCheckAt(fileOf(name), [caPemFile], offset);
+      expect(result.output, `iText at ${offset ?? "now"}`).toMatch(/itext: PASS/);
+    }
+  }, 600_000);
 
   it("records the level on every stamp transaction and answers it, and on the completed process", () => {
     const built = recorded.slice(0, -1);
@@ -224,5 +231,7 @@ describe("long-term validity of every output kind, on a server whose stored CRLs
     const file = path.join(dir, "offline.pdf");
     fs.writeFileSync(file, offline);
     expect((await validatePdfAt(file, caPemFile)).output).toMatch(/validate-pdf: PASS/);
+    // iText finds no CRL for the outside certificate either: the B-T claim is the honest one
+    expect((await itextCheckAt(file, [caPemFile])).output).toMatch(/revocation=no CRL for CN=Acme Agente[\s\S]*itext: FAIL/);
   });
 });

@@ -15,12 +15,18 @@ export function lowerLevel(a: PadesLevel | null, b: PadesLevel | null): PadesLev
  * The PAdES level our output really reaches, measured by our verifier (the same rules as EU DSS for
  * revocation timing), never assumed from what we meant to write: the lowest level among the last
  * `ourSignatures` signatures of `pdf` (earlier ones may belong to others). null when one of them has
- * no PAdES level or the file does not verify.
+ * no PAdES level, the file does not verify, or the verifier could not run (pool limits).
  */
 export async function measurePadesLevel(pdf: Uint8Array, ourSignatures: number, db: Db, settings: PkiSettings & { trustAnchorsDer?: Uint8Array[] }): Promise<PadesLevel | null> {
   const pki = await loadPlatformPki(db, settings);
   const anchorsDer = [pki.root.certificateDer, ...(settings.trustAnchorsDer ?? [])];
-  const report = await cpuPool().run("verify-pdf", { bytes: pdf, anchorsDer });
+  let report;
+  try {
+    report = await cpuPool().run("verify-pdf", { bytes: pdf, anchorsDer });
+  } catch {
+    // the signature is made and stored either way; an unmeasured level is reported as unknown, never guessed
+    return null;
+  }
   const signatures = report.signatures.filter((s) => s.kind === "signature").slice(-ourSignatures);
   if (signatures.length < ourSignatures || ourSignatures < 1) return null;
   let level: PadesLevel | null = "B-LTA";
