@@ -9,7 +9,7 @@ const STEPS = ["identify", "facial", "read"] as const;
 /** Header (organization, language), progress through the steps, and the help line every page ends with. */
 export function SignerShell({ locale, step, summary, children }: { locale: SignerLocale; step: SignerPageState["step"]; summary: Summary; children: React.ReactNode }) {
   const t = signerTranslator(locale);
-  const current = step === "auto-identify" ? "identify" : step === "wait" ? "read" : step;
+  const current = step === "auto-identify" || step === "names" ? "identify" : step === "wait" ? "read" : step;
   const index = STEPS.indexOf(current as (typeof STEPS)[number]);
   return (
     <div className="signer-page">

@@ -10,3 +10,4 @@ export * from "./notifications";
 export * from "./registry-photos";
 export * from "./audit";
 export * from "./signer-evidence";
+export * from "./identity-registry";

@@ -94,7 +94,11 @@ export const processSigners = pgTable(
     contactInfo: jsonb("contact_info").$type<SignerContact | null>(),
     signerAlias: text("signer_alias").notNull().default(""),
     signData: jsonb("sign_data").$type<SignData>().notNull().default({}),
+    /** The names the signer confirmed (wire `pinfo`); null until they do. */
     pinfo: jsonb("pinfo").$type<SignerPinfo | null>(),
+    /** Names the creator gave for this signer, only proposed to them on the identification step. */
+    proposedPinfo: jsonb("proposed_pinfo").$type<SignerPinfo | null>(),
+    namesConfirmedAt: timestamp("names_confirmed_at", { withTimezone: true }),
     status: text("status", { enum: signerStatuses }).notNull().default("pending"),
     failedIdAttempts: integer("failed_id_attempts").notNull().default(0),
     facialAttempts: integer("facial_attempts").notNull().default(0),

@@ -15,6 +15,19 @@ export class SignerPage {
     await this.page.getByRole("button", { name: "Continuar" }).click();
   }
 
+  /** The identification step's second part: names prefilled (from the process or the registry), confirmed or corrected. */
+  async confirmNames(names: { given?: string; family?: string; expectPrefilled?: { given: string; family: string } } = {}) {
+    await expect(this.page.getByTestId("names-step")).toBeVisible();
+    if (names.expectPrefilled) {
+      await expect(this.page.getByLabel("Nombres", { exact: true })).toHaveValue(names.expectPrefilled.given);
+      await expect(this.page.getByLabel("Apellidos", { exact: true })).toHaveValue(names.expectPrefilled.family);
+    }
+    if (names.given !== undefined) await this.page.getByLabel("Nombres", { exact: true }).fill(names.given);
+    if (names.family !== undefined) await this.page.getByLabel("Apellidos", { exact: true }).fill(names.family);
+    await this.page.getByRole("button", { name: "Confirmar y continuar" }).click();
+    await expect(this.page.getByTestId("names-step")).toBeHidden();
+  }
+
   async expectWrongId(attemptsLeft: number) {
     await expect(this.page.getByRole("alert").filter({ hasText: "no coincide" })).toContainText(`Intentos restantes: ${attemptsLeft}`);
   }

@@ -73,6 +73,7 @@ test.describe("facial step", () => {
     const start = new SignerPage(await identity.newPage());
     await start.open(link);
     await start.identify(person.doc_id);
+    await start.confirmNames({ given: "Ana", family: "Soto" });
     await start.challenge();
 
     // no registry photo: the signer photographs the front of their ID document first

@@ -55,7 +55,7 @@ test("two signers in order: wrong ID, face checks against registry photos, signi
   test.setTimeout(240_000);
   const base = seeded.server.baseUrl;
   const first = signer({ signerAlias: "Firmante A" });
-  const second = signer({ signerAlias: "Firmante B" });
+  const second = signer({ signerAlias: "Firmante B", pinfo: { given_name: "José", family_name: "Biden" } });
   expect((await uploadRegistryPhoto(base, token, first, facePhoto("person-a-obama/a1-id-portrait-413x531.jpg"))).status).toBe(201);
   expect((await uploadRegistryPhoto(base, token, second, facePhoto("person-b-biden/b1-id-portrait-413x531.jpg"))).status).toBe(201);
   const created = await admin.create(
@@ -73,6 +73,8 @@ test("two signers in order: wrong ID, face checks against registry photos, signi
   await one.identify("00000000");
   await one.expectWrongId(4);
   await one.identify(first.doc_id);
+  await one.screenshot("signer-names-phone");
+  await one.confirmNames({ given: "Ana María", family: "Rojas Núñez" });
   const challenge = await one.challenge();
   await one.screenshot("signer-facial-intro-phone");
 
@@ -95,6 +97,7 @@ test("two signers in order: wrong ID, face checks against registry photos, signi
   const two = new SignerPage(await secondContext.newPage());
   await two.open(link);
   await two.identify(second.doc_id);
+  await two.confirmNames({ expectPrefilled: { given: "José", family: "Biden" }, given: "Joseph Robinette" });
   const firstTry = await two.challenge();
   const wrongFace = await phoneWithCamera(turningClip("A", firstTry), secondContext);
   await wrongFace.open(link);
@@ -126,6 +129,10 @@ test("two signers in order: wrong ID, face checks against registry photos, signi
 
   const callback = await waitFor(async () => received.map((r) => JSON.parse(r.body)).find((p) => p.id === id && p.status === "signed"), 30_000);
   expect(callback.signers.map((s: { nat_dni?: string; doc_id?: string }) => s)).toHaveLength(2);
+  expect(callback.signers.map((s: { pinfo: unknown }) => s.pinfo)).toEqual([
+    { given_name: "Ana María", family_name: "Rojas Núñez" },
+    { given_name: "Joseph Robinette", family_name: "Biden" },
+  ]);
 });
 
 test("a 100-page file shows its first page quickly and draws pages only when reached", async ({ browser }) => {
@@ -136,6 +143,7 @@ test("a 100-page file shows its first page quickly and draws pages only when rea
   const page = await context.newPage();
   const signerPage = new SignerPage(page);
   await page.goto(link); // identifies by itself (readChallenges [])
+  await signerPage.confirmNames({ given: "Rosa", family: "Quispe" });
   await signerPage.expectReadStep();
   const opened = Date.now();
   const firstPage = page.locator('.pdf-page[data-page-index="0"][data-rendered="1"]');

@@ -23,6 +23,8 @@ export type AuditAction =
   | "registry_photo.saved"
   | "registry_photo.replaced"
   | "registry_photo.deleted"
+  | "identity_registry.imported"
+  | "selfie.read"
   | "organization.suspended"
   | "organization.reactivated";
 

@@ -4,6 +4,7 @@ import { organizations, outboxAttempts, processes } from "@/db/schema";
 import type { ClaimedJob } from "@/lib/outbox/claim-due-jobs";
 import { PermanentJobFailure } from "@/lib/outbox/run-dispatcher";
 import { documentLinkUrl } from "@/lib/processes/document-link";
+import { selfieLinkUrl } from "@/lib/processes/selfie-link";
 import { formatProcess } from "@/lib/processes/format-process";
 import { loadProcessRecords } from "@/lib/processes/load-process-records";
 import type { LinkSettings } from "@/lib/processes/link-token";
@@ -30,7 +31,7 @@ export async function deliverCallback(job: ClaimedJob, db: Db, settings: LinkSet
   if (!row.process.urlCallback) return;
   const [record] = await loadProcessRecords([row.process], db);
   const now = Date.now();
-  const body = JSON.stringify(formatProcess(record, { dates: "epoch", documentUrl: (d) => documentLinkUrl(d, settings, now) }));
+  const body = JSON.stringify(formatProcess(record, { dates: "epoch", documentUrl: (d) => documentLinkUrl(d, settings, now), selfieUrl: (o) => selfieLinkUrl(o, settings, now) }));
   // the event was fixed when the job was queued; rows queued before that carry only the process id
   const event = typeof job.payload.status === "string" ? callbackEventOf(processId, job.payload.status) : callbackEventOf(processId, row.process.status);
   const secret = callbackSecretOf(settings.secretKey, row.organization.id, row.organization.callbackSecretVersion);

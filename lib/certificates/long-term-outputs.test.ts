@@ -20,6 +20,7 @@ import type { Services } from "@/lib/runtime/services";
 import { signAsProcessSigner } from "@/lib/signers/sign-as-process-signer";
 import { showEveryPage } from "@/lib/signers/test-support/show-every-page";
 import { verifySignerIdentity } from "@/lib/signers/verify-signer-identity";
+import { confirmSignerNames } from "@/lib/signers/confirm-signer-names";
 import { enrollCertificateHolder, ZEnrollCertificateHolder } from "@/lib/stamp-signing/enroll-certificate-holder";
 import { requestStampSignature } from "@/lib/stamp-signing/request-stamp-signature";
 import { ZSignPdfFields } from "@/lib/stamp-signing/schemas";
@@ -112,8 +113,9 @@ beforeAll(async () => {
   const token = String(created.msg).split("/").pop()!;
   for (const [docId, given, family] of [["11111111", "Ana", "Rojas"], ["22222222", "Luis", "Quispe"]]) {
     const identity = await verifySignerIdentity({ token, docId }, services.db);
+    await confirmSignerNames({ token, signerId: identity.signerId, names: { given_name: given, family_name: family } }, services.db);
     await showEveryPage({ token, signerId: identity.signerId }, services.db);
-    await signAsProcessSigner({ token, signerId: identity.signerId, pinfo: { given_name: given, family_name: family } }, services);
+    await signAsProcessSigner({ token, signerId: identity.signerId }, services);
   }
   const [document] = await services.db.select().from(processDocuments).where(eq(processDocuments.processId, created.id));
   outputs.push({ name: "completed 2-signer process", level: "B-LTA", signatures: 3, bytes: new Uint8Array((await services.blobs.get(document.currentBlobKey))!) });

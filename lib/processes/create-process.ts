@@ -103,6 +103,7 @@ export async function createProcess(
             stampPositions: stampPositions.get(`signers.${i}`)!,
             contactInfo: s.contactInfo ? { ...s.contactInfo, notified: false } : null,
             signerAlias: s.signerAlias ?? "",
+            proposedPinfo: s.pinfo ?? null,
           })),
         )
         .returning();

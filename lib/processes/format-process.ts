@@ -1,5 +1,6 @@
-import type { StampPositions } from "@/db/schema";
+import type { SignData, StampPositions } from "@/db/schema";
 import { wholePoints } from "./layout-stamp-grid";
+import type { SelfieOwner } from "./selfie-link";
 import type { ProcessRecord } from "./load-process-records";
 import type { ProcessPayload } from "./schemas";
 
@@ -15,7 +16,10 @@ export function formatDate(date: Date, style: DateStyle): string | number {
  * callback payload; only the date style differs. nat/per_id name the process owner: the
  * organization's ID type and the clientname of the credential that created it.
  */
-export function formatProcess(record: ProcessRecord, options: { dates: DateStyle; documentUrl: (document: { id: string; organizationId: string }) => string }): ProcessPayload {
+export function formatProcess(
+  record: ProcessRecord,
+  options: { dates: DateStyle; documentUrl: (document: { id: string; organizationId: string }) => string; selfieUrl: (owner: SelfieOwner) => string },
+): ProcessPayload {
   const { process, documents, signers } = record;
   return {
     id: process.id,
@@ -33,7 +37,7 @@ export function formatProcess(record: ProcessRecord, options: { dates: DateStyle
       stampPositions: wireStampPositions(s.stampPositions),
       contactInfo: s.contactInfo,
       signerAlias: s.signerAlias,
-      sign_data: s.signData,
+      sign_data: wireSignData(s, options.selfieUrl),
       pinfo: s.pinfo ?? { given_name: "", family_name: "" },
     })),
     signers_search: signers.map((s) => `${s.nat}:${s.docId}`),
@@ -50,4 +54,12 @@ function wireStampPositions(positions: StampPositions): StampPositions {
   return Object.fromEntries(
     Object.entries(positions).map(([file, pages]) => [file, Object.fromEntries(Object.entries(pages).map(([page, slot]) => [page, { ...slot, ...wholePoints(slot) }]))]),
   );
+}
+
+/** The facial selfie is a blob key inside; on the wire it is a signed, expiring link to GET /api/selfies/<signer>. */
+function wireSignData(signer: { id: string; organizationId: string; signData: SignData }, selfieUrl: (owner: SelfieOwner) => string): SignData {
+  const facial = signer.signData.facial;
+  if (!facial) return signer.signData;
+  const selfie = facial.selfie ? selfieUrl({ organizationId: signer.organizationId, signerId: signer.id, facialId: facial.id }) : "";
+  return { ...signer.signData, facial: { ...facial, selfie } };
 }

@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { AppError } from "@/lib/errors";
 import { documentLinkUrl } from "./document-link";
+import { selfieLinkUrl } from "./selfie-link";
 import { findProcessPage } from "./find-process-page";
 import { formatProcess } from "./format-process";
 import type { LinkSettings } from "./link-token";
@@ -16,6 +17,6 @@ export async function listProcesses(input: { organizationId: string; query: List
   const { records, next } = await findProcessPage(input, db);
   if (records.length === 0) throw new AppError("NOT_FOUND");
   const now = Date.now();
-  const signatureProcesses = records.map((r) => formatProcess(r, { dates: "iso", documentUrl: (d) => documentLinkUrl(d, settings, now) }));
+  const signatureProcesses = records.map((r) => formatProcess(r, { dates: "iso", documentUrl: (d) => documentLinkUrl(d, settings, now), selfieUrl: (o) => selfieLinkUrl(o, settings, now) }));
   return { status: next ? 206 : 200, body: { signatureProcesses, last_item: next } };
 }

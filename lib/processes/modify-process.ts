@@ -46,6 +46,8 @@ export async function modifyProcess(input: { caller: ProcessCaller; data: Modify
       const patch = {
         ...(change.signerAlias !== undefined ? { signerAlias: change.signerAlias } : {}),
         ...(contactInfo !== undefined ? { contactInfo } : {}),
+        // only a proposal: names a signer already confirmed stay theirs
+        ...(change.pinfo !== undefined && signer.status === "pending" ? { proposedPinfo: change.pinfo } : {}),
       };
       if (Object.keys(patch).length > 0) await tx.update(processSigners).set(patch).where(eq(processSigners.id, signer.id));
     }

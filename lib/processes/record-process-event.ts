@@ -10,6 +10,7 @@ export type ProcessEventKind =
   | "identity_verified"
   | "identity_failed"
   | "session_started"
+  | "names_confirmed"
   | "facial_recorded"
   | "signed"
   | "declined"

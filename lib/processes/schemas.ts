@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZPageLimit } from "@/lib/http/page-limit";
 import { processStatuses } from "@/db/schema";
+import { ZPersonNames } from "@/lib/identity-registry/schemas";
 import { nationalIdProblem, normalizeDocId } from "./check-national-id";
 
 /** Multipart bodies carry JSON in text fields (decision 10); JSON bodies carry it as values. */
@@ -61,6 +62,7 @@ export const ZSignerInput = ZNatDocId.extend({
   stampPositions: ZStampPositionsInput.optional(),
   contactInfo: ZContactInfo.optional().nullable(),
   signerAlias: z.string().trim().max(200).optional(),
+  pinfo: ZPersonNames.optional().describe("Our extension: names proposed to the signer, who confirms or corrects them; the wire pinfo is filled once they do"),
 }).superRefine(checkNatDocId);
 export type SignerInput = z.infer<typeof ZSignerInput>;
 
@@ -93,6 +95,7 @@ export const ZModifySigner = ZNatDocId.extend({
   signerAlias: z.string().trim().max(200).optional(),
   stampPositions: ZStampPositionsInput.optional(),
   contactInfo: ZContactInfo.optional().nullable(),
+  pinfo: ZPersonNames.optional().describe("Our extension: names proposed to the signer (until they confirm theirs)"),
 }).superRefine(checkNatDocId);
 
 export const ZModifyProcess = z.object({

@@ -31,7 +31,7 @@ export type SignedDocument = {
  * the callback; with sign order, the next signer is notified. One transaction.
  */
 export async function completeSignerSignature(
-  input: { token: string; signerId: string; signedDocuments: SignedDocument[]; signAction?: string; pinfo?: SignerPinfo; client?: SignerClient; padesLevel?: PadesLevel | null },
+  input: { token: string; signerId: string; signedDocuments: SignedDocument[]; signAction?: string; client?: SignerClient; padesLevel?: PadesLevel | null },
   db: Db,
 ): Promise<{ processStatus: "pending" | "signed"; completed: boolean }> {
   return db.transaction(async (tx) => {
@@ -63,7 +63,6 @@ export async function completeSignerSignature(
         signedAt: now,
         signChallenges,
         signData: { ...signer.signData, signAction: input.signAction ?? "sign", date: Math.floor(now.getTime() / 1000), result: "signed" },
-        ...(input.pinfo ? { pinfo: input.pinfo } : {}),
       })
       .where(eq(processSigners.id, signer.id));
     // the evidence of the signature: the device that signed and when each file was shown to the signer

@@ -1,6 +1,8 @@
 import type { LivenessChallenge } from "@/lib/faces/assess-liveness";
 import { hasRegistryPhoto } from "@/lib/registry-photos/find-registry-photo";
 import type { Services } from "@/lib/runtime/services";
+import { identityRegistryFor } from "@/lib/identity-registry/identity-registry";
+import { proposeSignerNames, type ProposedNames } from "./confirm-signer-names";
 import { facialChallengeFor } from "./facial-challenge";
 import { findSignerReceipt, type SignerReceipt } from "./find-signer-receipt";
 import { MAX_FACIAL_ATTEMPTS, MAX_ID_ATTEMPTS, openSigningLink, type SigningLinkView } from "./open-signing-link";
@@ -17,6 +19,7 @@ export type SignerPageState =
   | { step: "problem"; reason: SignerRefusal; receipt: SignerReceipt | null }
   | { step: "identify"; summary: Omit<Summary, "signerAlias">; maxAttempts: number }
   | { step: "auto-identify"; summary: Omit<Summary, "signerAlias"> }
+  | { step: "names"; summary: Summary; proposed: ProposedNames; idLabel: string }
   | { step: "wait"; summary: Summary }
   | { step: "facial"; summary: Summary; challenge: LivenessChallenge; attemptsLeft: number; needsIdDocument: boolean }
   | { step: "read"; summary: Summary; documents: ReadableDocument[]; isLastSigner: boolean };
@@ -36,6 +39,10 @@ export async function loadSignerPage(input: { token: string; signerId?: string }
     if (!input.signerId || !view.signer) return view.identityRequired ? { step: "identify", summary: base, maxAttempts: MAX_ID_ATTEMPTS } : { step: "auto-identify", summary: base };
     const signer = view.signer;
     const summary = { ...base, signerAlias: signer.alias };
+    if (!signer.namesConfirmed) {
+      const row = (await resolveSigningLink(input.token, db)).signers.find((s) => s.id === signer.id)!;
+      return { step: "names", summary, proposed: await proposeSignerNames(row, identityRegistryFor(services)), idLabel: `${row.nat} ${signer.docIdHint}` };
+    }
     if (!signer.isNext) return { step: "wait", summary };
     if (signer.facialRequired && !signer.facialPassed) {
       const context = await resolveSigningLink(input.token, db);

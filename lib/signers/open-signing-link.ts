@@ -21,6 +21,7 @@ export type SigningLinkView = {
     nat: string;
     docIdHint: string;
     identityVerified: boolean;
+    namesConfirmed: boolean;
     facialRequired: boolean;
     facialPassed: boolean;
     facialAttemptsLeft: number;
@@ -51,6 +52,7 @@ export async function openSigningLink(token: string, db: Db, options: { signerId
         nat: acting.nat,
         docIdHint: `••••${acting.docId.slice(-3)}`,
         identityVerified: Boolean(acting.identityVerifiedAt),
+        namesConfirmed: Boolean(acting.namesConfirmedAt && acting.pinfo),
         facialRequired: acting.signChallenges.includes("facial"),
         facialPassed: Boolean(facial?.result && facial.expire * 1000 > Date.now()),
         facialAttemptsLeft: Math.max(0, MAX_FACIAL_ATTEMPTS - acting.facialAttempts),

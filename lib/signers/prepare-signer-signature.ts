@@ -99,5 +99,7 @@ export function assertMaySign(context: SigningContext, signerId: string): Signer
     if (!facial?.result || facial.expire * 1000 <= Date.now()) throw new SignerFlowError("facial_required");
   }
   if (context.process.signOrder && nextSigner(context.signers)?.id !== signer.id) throw new SignerFlowError("not_your_turn");
+  // the signature names the person: their confirmed names go into the certificate and the stamp
+  if (!signer.namesConfirmedAt || !signer.pinfo) throw new SignerFlowError("names_required");
   return signer;
 }

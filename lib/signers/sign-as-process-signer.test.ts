@@ -5,12 +5,14 @@ import { spawnSync } from "node:child_process";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
-import { outbox, processDocuments, processSigners } from "@/db/schema";
+import { outbox, processDocuments, processes, processSigners } from "@/db/schema";
 import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
 import { loadConfig } from "@/lib/config/load-config";
 import { createOrganization } from "@/lib/organizations/create-organization";
 import { createProcess } from "@/lib/processes/create-process";
-import { ZCreateProcessFields } from "@/lib/processes/schemas";
+import { ZCallbackPayload, ZCreateProcessFields } from "@/lib/processes/schemas";
+import { formatProcess } from "@/lib/processes/format-process";
+import { loadProcessRecords } from "@/lib/processes/load-process-records";
 import { getCaCertificates } from "@/lib/certificates/get-ca-certificates";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import type { Services } from "@/lib/runtime/services";
@@ -19,6 +21,7 @@ import { readWordBoxes } from "@/lib/pdf/test-support/read-word-boxes";
 import { verifySignerIdentity } from "./verify-signer-identity";
 import { signAsProcessSigner } from "./sign-as-process-signer";
 import { showEveryPage } from "./test-support/show-every-page";
+import { confirmSignerNames } from "./confirm-signer-names";
 
 const fixtures = "/work/shared/fixtures/pdfs/valid";
 const files = ["libreoffice74-contrato-a4.pdf", "ghostscript-gdb-refcard-rotate270.pdf"].map((name) => ({
@@ -58,11 +61,14 @@ describe("signAsProcessSigner", () => {
     );
     const token = String(created.msg).split("/").pop()!;
     const first = await verifySignerIdentity({ token, docId: "11111111" }, services.db);
+    await expect(signAsProcessSigner({ token, signerId: first.signerId }, services)).rejects.toMatchObject({ reason: "names_required" });
+    await confirmSignerNames({ token, signerId: first.signerId, names: { given_name: "Ana María", family_name: "Núñez Pérez" } }, services.db);
     await showEveryPage({ token, signerId: first.signerId }, services.db);
-    expect(await signAsProcessSigner({ token, signerId: first.signerId, pinfo: { given_name: "Ana María", family_name: "Núñez Pérez" } }, services)).toMatchObject({ processStatus: "pending" });
+    expect(await signAsProcessSigner({ token, signerId: first.signerId }, services)).toMatchObject({ processStatus: "pending" });
     const second = await verifySignerIdentity({ token, docId: "22222222" }, services.db);
+    await confirmSignerNames({ token, signerId: second.signerId, names: { given_name: "Luis", family_name: "Gómez" } }, services.db);
     await showEveryPage({ token, signerId: second.signerId }, services.db);
-    expect(await signAsProcessSigner({ token, signerId: second.signerId, pinfo: { given_name: "Luis", family_name: "Gómez" } }, services)).toMatchObject({ processStatus: "signed", completed: true });
+    expect(await signAsProcessSigner({ token, signerId: second.signerId }, services)).toMatchObject({ processStatus: "signed", completed: true });
 
     const { pem } = await getCaCertificates(services.db, pkiSettingsOf(services.config));
     fs.writeFileSync(path.join(dir, "ca.pem"), pem);
@@ -78,10 +84,27 @@ describe("signAsProcessSigner", () => {
       expect(result.stdout).toMatch(/Ana María Núñez Pérez/);
       expect(result.stdout).toMatch(/IDCPER-11111111|serialNumber=IDCPER-11111111/);
       expect(result.stdout).toMatch(/Luis Gómez/);
+      // who signed, as pdfsig reads the certificates: given name, surname, serialNumber with doc type and number
+      const pdfsig = spawnSync("pdfsig", [file], { encoding: "utf8" }).stdout;
+      expect(pdfsig).toContain("CN=Ana María Núñez Pérez,serialNumber=IDCPER-11111111,givenName=Ana María,SN=Núñez Pérez");
+      expect(pdfsig).toContain("CN=Luis Gómez,serialNumber=IDCPER-22222222,givenName=Luis,SN=Gómez");
+      expect(pdfsig).not.toMatch(/givenName=PER|CN=PER /);
+      // and the stamps on the appended page
+      const stampText = readWordBoxes(new Uint8Array(pdf!), document.pages + 1).map((w) => w.text).join(" ");
+      expect(stampText).toContain("Ana María Núñez Pérez");
+      expect(stampText).toContain("Luis Gómez");
       if (document.index === 0) fs.copyFileSync(file, path.join(os.tmpdir(), "process-signed-example.pdf"));
     }
     const callbacks = await services.db.select().from(outbox).where(eq(outbox.kind, "callback.deliver"));
     expect(callbacks).toHaveLength(1);
+    // pinfo in the callback payload (the same formatter the callback delivery uses)
+    const [process] = await services.db.select().from(processes).where(eq(processes.id, created.id));
+    const [record] = await loadProcessRecords([process], services.db);
+    const payload = ZCallbackPayload.parse(formatProcess(record, { dates: "epoch", documentUrl: () => "https://x", selfieUrl: () => "https://y" }));
+    expect(payload.signers.map((s) => s.pinfo)).toEqual([
+      { given_name: "Ana María", family_name: "Núñez Pérez" },
+      { given_name: "Luis", family_name: "Gómez" },
+    ]);
   });
 
   it("draws each stamp exactly at its integer slot on the appended page, readable at 100% zoom in every size and orientation", async () => {
@@ -105,8 +128,9 @@ describe("signAsProcessSigner", () => {
     const token = String(created.msg).split("/").pop()!;
     for (const [i, docId] of docIds.entries()) {
       const { signerId } = await verifySignerIdentity({ token, docId }, services.db);
+      await confirmSignerNames({ token, signerId, names: { given_name: `Nombre${i}`, family_name: `Apellido${i}` } }, services.db);
       await showEveryPage({ token, signerId }, services.db);
-      await signAsProcessSigner({ token, signerId, pinfo: { given_name: `Nombre${i}`, family_name: `Apellido${i}` } }, services);
+      await signAsProcessSigner({ token, signerId }, services);
     }
     const [document] = await services.db.select().from(processDocuments).where(eq(processDocuments.processId, created.id));
     const pdf = (await services.blobs.get(document.currentBlobKey))!;

@@ -38,16 +38,17 @@ const identityOfNat: Record<string, { nationality: string; idType: PersonIdType 
  * before any of that while the record says a page was never shown to the signer. The signed
  * revisions are stored, then recorded by completeSignerSignature with the device that signed.
  */
-export async function signAsProcessSigner(input: { token: string; signerId: string; pinfo?: SignerPinfo; client?: SignerClient }, services: Services) {
+export async function signAsProcessSigner(input: { token: string; signerId: string; client?: SignerClient }, services: Services) {
   const { db, blobs, config } = services;
   const plan = await prepareSignerSignature(input, db);
   await assertEveryPageShown(plan, db);
-  const pinfo = plan.signer.pinfo ?? input.pinfo ?? null;
+  // the names the signer confirmed (prepareSignerSignature refuses to go on without them)
+  const pinfo: SignerPinfo = plan.signer.pinfo!;
   const identity = identityOfNat[plan.signer.nat] ?? { nationality: plan.signer.nat.slice(0, 3), idType: "DNI" as const };
   const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
   const pki = await loadPlatformPki(db, settings);
-  const givenNames = pinfo?.given_name?.trim() || plan.signer.nat;
-  const lastNames = pinfo?.family_name?.trim() || plan.signer.docId;
+  const givenNames = pinfo.given_name.trim();
+  const lastNames = pinfo.family_name.trim();
   const certificate = await issueSignerCertificate(pki.issuing, {
     givenNames,
     lastNames,
@@ -114,7 +115,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
     });
   }
   return completeSignerSignature(
-    { token: input.token, signerId: input.signerId, signedDocuments, signAction: "sign", pinfo: pinfo ?? undefined, client: input.client, padesLevel: plan.isLastSigner ? padesLevel : undefined },
+    { token: input.token, signerId: input.signerId, signedDocuments, signAction: "sign", client: input.client, padesLevel: plan.isLastSigner ? padesLevel : undefined },
     db,
   );
 }

@@ -14,6 +14,7 @@ export type SignerRefusal =
   | "wrong_id"
   | "locked"
   | "identity_required"
+  | "names_required"
   | "facial_required"
   | "facial_not_required"
   | "not_your_turn"
@@ -33,6 +34,7 @@ const refusals: Record<SignerRefusal, { code: ErrorCode; message: string }> = {
   wrong_id: { code: "VALIDATION", message: "El número de documento no coincide." },
   locked: { code: "LOCKED", message: "Demasiados intentos fallidos; el acceso quedó bloqueado. Contacte a quien le envió los documentos." },
   identity_required: { code: "FORBIDDEN", message: "Primero ingrese su número de documento." },
+  names_required: { code: "FORBIDDEN", message: "Primero confirme sus nombres y apellidos." },
   facial_required: { code: "FORBIDDEN", message: "Primero complete la validación facial." },
   facial_not_required: { code: "VALIDATION", message: "Este firmante no requiere validación facial." },
   not_your_turn: { code: "FORBIDDEN", message: "Aún no es su turno: la firma sigue un orden." },

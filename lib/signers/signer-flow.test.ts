@@ -11,6 +11,7 @@ import { createProcess } from "@/lib/processes/create-process";
 import { approveProcess } from "@/lib/processes/approve-process";
 import { ZCreateProcessFields } from "@/lib/processes/schemas";
 import { completeSignerSignature } from "./complete-signer-signature";
+import { confirmSignerNames } from "./confirm-signer-names";
 import { declineSignature } from "./decline-signature";
 import { openSigningLink } from "./open-signing-link";
 import { prepareSignerSignature } from "./prepare-signer-signature";
@@ -54,6 +55,7 @@ async function newProcess(mode: "shared" | "per-signer", fields: Record<string, 
 
 /** Stands in for the lead's cryptographic step: stores a "signed" revision and reports it. */
 async function signAs(token: string, signerId: string) {
+  await confirmSignerNames({ token, signerId, names: { given_name: "Ana", family_name: "Pérez" } }, db);
   const plan = await prepareSignerSignature({ token, signerId }, db);
   const signedDocuments = [];
   for (const d of plan.documents) {
@@ -61,7 +63,7 @@ async function signAs(token: string, signerId: string) {
     await blobs().put(d.outputBlobKey, bytes, "application/pdf");
     signedDocuments.push({ documentId: d.documentId, blobKey: d.outputBlobKey, sha256: "x".repeat(64), baseBlobKey: d.blobKey });
   }
-  return { plan, result: await completeSignerSignature({ token, signerId, signedDocuments, pinfo: { given_name: "Ana", family_name: "Pérez" } }, db) };
+  return { plan, result: await completeSignerSignature({ token, signerId, signedDocuments }, db) };
 }
 
 /** One facial try as the flow makes it: the attempt is claimed first, then its result recorded. */
@@ -131,7 +133,8 @@ describe("signer use cases", () => {
   it("without order, a stale revision is refused (CONFLICT) instead of losing a signature", async () => {
     const { tokens } = await newProcess("per-signer", { signers: [{ doc_id: "55555555" }, { doc_id: "66666666" }], readChallenges: [] });
     const view = await openSigningLink(tokens[0], db);
-    expect(view.signer).toMatchObject({ identityVerified: false, isNext: true });
+    expect(view.signer).toMatchObject({ identityVerified: false, namesConfirmed: false, isNext: true });
+    await confirmSignerNames({ token: tokens[0], signerId: view.signer!.id, names: { given_name: "Eva", family_name: "Soto" } }, db);
     const a = await prepareSignerSignature({ token: tokens[0], signerId: view.signer!.id }, db);
     const bView = await openSigningLink(tokens[1], db);
     await signAs(tokens[1], bView.signer!.id);

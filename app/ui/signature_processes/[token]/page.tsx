@@ -9,6 +9,7 @@ import "@/components/signer/signer-pages.css";
 import { LinkProblem } from "@/components/signer/link-problem";
 import { IdentifyForm } from "@/components/signer/identify-form";
 import { AutoIdentify } from "@/components/signer/auto-identify";
+import { NamesForm } from "@/components/signer/names-form";
 import { WaitForTurn } from "@/components/signer/wait-for-turn";
 import { FacialCheck } from "@/components/signer/facial-check";
 import { ReadAndSign } from "@/components/signer/read-and-sign";
@@ -31,6 +32,7 @@ export default async function SignerPage({ params }: { params: Promise<{ token: 
       {state.step === "problem" && <LinkProblem locale={locale} reason={state.reason} receipt={state.receipt} api={api} />}
       {state.step === "identify" && <IdentifyForm locale={locale} api={api} maxAttempts={state.maxAttempts} />}
       {state.step === "auto-identify" && <AutoIdentify locale={locale} api={api} />}
+      {state.step === "names" && <NamesForm locale={locale} api={api} proposed={state.proposed} idLabel={state.idLabel} />}
       {state.step === "wait" && <WaitForTurn locale={locale} />}
       {state.step === "facial" && (
         <FacialCheck locale={locale} api={api} challenge={state.challenge} attemptsLeft={state.attemptsLeft} needsIdDocument={state.needsIdDocument} />

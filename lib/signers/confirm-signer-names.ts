@@ -1,0 +1,39 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { processSigners } from "@/db/schema";
+import type { PersonNames } from "@/lib/identity-registry/schemas";
+import type { IdentityRegistry } from "@/lib/identity-registry/identity-registry";
+import { recordProcessEvent } from "@/lib/processes/record-process-event";
+import { actingSigner, resolveSigningLink, type SignerRow } from "./resolve-signing-link";
+import { SignerFlowError } from "./signer-flow-error";
+
+export type ProposedNames = PersonNames & { source: "confirmed" | "process" | "registry" | "none" };
+
+/**
+ * The names the identification step shows for the signer to confirm or correct: theirs once
+ * confirmed, else those the process was created with, else the identity registry's, else blank.
+ */
+export async function proposeSignerNames(signer: SignerRow, registry: IdentityRegistry): Promise<ProposedNames> {
+  if (signer.namesConfirmedAt && signer.pinfo) return { ...signer.pinfo, source: "confirmed" };
+  if (signer.proposedPinfo) return { ...signer.proposedPinfo, source: "process" };
+  const found = await registry.findNames({ organizationId: signer.organizationId, nat: signer.nat, docId: signer.docId });
+  return found ? { ...found, source: "registry" } : { given_name: "", family_name: "", source: "none" };
+}
+
+/**
+ * The signer confirms their given and family names on the identification step: they become the
+ * wire `pinfo` and, at signing, the certificate subject, the stamp and the callback.
+ */
+export async function confirmSignerNames(input: { token: string; signerId: string; names: PersonNames }, db: Db): Promise<void> {
+  const context = await resolveSigningLink(input.token, db);
+  const signer = actingSigner(context, input.signerId);
+  await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(processSigners)
+      .set({ pinfo: { given_name: input.names.given_name, family_name: input.names.family_name }, namesConfirmedAt: new Date() })
+      .where(and(eq(processSigners.id, signer.id), eq(processSigners.status, "pending")))
+      .returning({ id: processSigners.id });
+    if (!updated) throw new SignerFlowError("already_signed");
+    await recordProcessEvent({ processId: context.process.id, organizationId: context.process.organizationId, kind: "names_confirmed", signerId: signer.id }, tx);
+  });
+}
