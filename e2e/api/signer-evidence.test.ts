@@ -39,6 +39,7 @@ describe("reading evidence and the evidence summary", () => {
     const session = await post("session", {});
     expect(session.status).toBe(200);
     const cookie = session.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    expect((await post("names", { given_name: "Ana", family_name: "Soto" }, cookie)).status).toBe(200);
 
     const probe = await post("pages", { documentId: "00000000-0000-4000-8000-000000000000", pages: [0] }, cookie);
     expect(probe.status).toBe(400);

@@ -106,6 +106,7 @@ describe("a strictly typed client decodes list and callback payloads", () => {
       expect(early.status).toBe(403);
       expect(await early.json()).toMatchObject({ reason: "names_required" });
       expect((await flow.confirmNames(names[0], names[1])).status).toBe(200);
+      await flow.showEveryPage(before.documents);
       const signed = await flow.sign();
       expect(signed.status, await signed.clone().text()).toBe(200);
     }

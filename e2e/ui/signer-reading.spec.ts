@@ -94,6 +94,7 @@ for (const [label, size] of sizes) {
     const link = await newProcess(signer({ signChallenges: [] }));
     const reader = new SignerPage(await (await browser.newContext(size)).newPage());
     await reader.page.goto(link); // identifies by itself
+    await reader.confirmNames({ given: "Ana", family: "Soto" });
     await expectOpensAtFirstPage(reader);
     // jumping to the last page shows it, but not the pages skipped
     await reader.pageSlots().last().scrollIntoViewIfNeeded();
@@ -112,6 +113,7 @@ for (const [label, size] of sizes) {
     const identity: BrowserContext = await browser.newContext(size);
     const start = new SignerPage(await identity.newPage());
     await start.page.goto(link);
+    await start.confirmNames({ given: "Ana", family: "Soto" });
     const challenge = await start.challenge();
 
     const camera = await launchCameraBrowser(turningClip("A", challenge));

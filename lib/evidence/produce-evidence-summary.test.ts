@@ -19,6 +19,7 @@ import type { Services } from "@/lib/runtime/services";
 import { signAsProcessSigner } from "@/lib/signers/sign-as-process-signer";
 import { startSignerSession } from "@/lib/signers/start-signer-session";
 import { showEveryPage } from "@/lib/signers/test-support/show-every-page";
+import { confirmSignerNames } from "@/lib/signers/confirm-signer-names";
 import { produceEvidenceSummary } from "./produce-evidence-summary";
 
 const CONTRACT = "/work/shared/fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf";
@@ -61,6 +62,7 @@ describe("produceEvidenceSummary", () => {
       { processId: created.id, organizationId, kind: "facial_recorded", signerId, detail: { result: true, score: 0.812, attempt: 1, reference: "registry", challenge: "turn-left", live: true, livenessReasons: [], similarity: 0.812, threshold: 0.61, client: PHONE } },
       services.db,
     );
+    await confirmSignerNames({ token, signerId, names: { given_name: "Ana", family_name: "Soto" } }, services.db);
     await showEveryPage({ token, signerId }, services.db);
     await signAsProcessSigner({ token, signerId, client: PHONE }, services);
 

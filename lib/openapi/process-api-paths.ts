@@ -148,6 +148,40 @@ export const processApiPaths: Record<string, JsonSchema> = {
       },
     },
   },
+  "/api/identity_registry": {
+    put: {
+      operationId: "importIdentityRegistry",
+      tags: tags.processes,
+      summary: "Import names into the organization's identity registry (our extension)",
+      description:
+        "CSV body with the header `nat,doc_id,given_name,family_name` (UTF-8, up to 10,000 rows). The names are proposed to the signer on the identification step; the signer confirms them. One bad row refuses the file (X-Error-Detail names the line). See docs/signer-pages.md.",
+      "x-firmaviva-extension": true,
+      security: jwt,
+      requestBody: { required: true, content: { "text/csv": { schema: { type: "string" } } } },
+      responses: { "200": { description: "`{imported}`", content: json({ type: "object", properties: { imported: { type: "integer" } }, required: ["imported"] }) }, "400": badRequest, ...guarded },
+    },
+  },
+  "/api/selfies/{signerId}": {
+    get: {
+      operationId: "readSelfie",
+      tags: tags.processes,
+      summary: "The selfie behind `sign_data.facial.selfie` (signed link, 120 s; credential with biometrics:read)",
+      "x-firmaviva-extension": true,
+      security: jwt,
+      parameters: [
+        { name: "signerId", in: "path", required: true, schema: { type: "string", format: "uuid" } },
+        { name: "try", in: "query", required: true, schema: { type: "string" } },
+        { name: "expires", in: "query", required: true, schema: { type: "integer" } },
+        { name: "signature", in: "query", required: true, schema: { type: "string" } },
+      ],
+      responses: {
+        "200": { description: "The decrypted selfie", content: { "image/jpeg": { schema: { type: "string", format: "binary" } } } },
+        ...guarded,
+        "404": plain("not found", "Unknown, forged, or another organization's link"),
+        "410": plain("gone", "The link expired: list the process again for a fresh one"),
+      },
+    },
+  },
   "/api/labels": {
     get: {
       operationId: "listLabels",

@@ -85,6 +85,10 @@ export const stampApiPaths: Record<string, JsonSchema> = {
     post: {
       tags,
       summary: `Enrol a certificate holder for sign_type=digital (${v}; admin)`,
+      description:
+        "**Our extension.** The vendor's documents have no enrolment endpoint: they assume the service already holds a certificate for `sign_username`. " +
+        "Here a holder must be enrolled first (built-in CA or PKCS#12); signPDF with `sign_type=digital` then names it by `sign_username`. See docs/stamp-api.md.",
+      "x-firmaviva-extension": true,
       security: bearer,
       requestBody: { required: true, content: { "multipart/form-data": { schema: multipartWithFiles(ZEnrollCertificateHolder, { p12_file: { description: "PKCS#12 (.p12/.pfx) when source=pkcs12" } }) } } },
       responses: { "201": { description: "holder enrolled" }, "400": stampFailure, "403": stampFailure, "409": stampFailure },
@@ -94,6 +98,8 @@ export const stampApiPaths: Record<string, JsonSchema> = {
     post: {
       tags,
       summary: `Import the organization's own agent certificate from PKCS#12 (${v}; admin)`,
+      description: "**Our extension**, not in the vendor's documents. See docs/stamp-api.md.",
+      "x-firmaviva-extension": true,
       security: bearer,
       requestBody: { required: true, content: { "multipart/form-data": { schema: { type: "object", properties: { p12_file: binary, p12_password: { type: "string" } }, required: ["p12_file"] } } } },
       responses: { "201": { description: "imported; agente and otp signatures use it from now on" }, "400": stampFailure, "403": stampFailure },

@@ -16,6 +16,7 @@ import { recordPagesShown } from "./record-pages-shown";
 import { signAsProcessSigner } from "./sign-as-process-signer";
 import { TEST_CLIENT, showEveryPage } from "./test-support/show-every-page";
 import { verifySignerIdentity } from "./verify-signer-identity";
+import { confirmSignerNames } from "./confirm-signer-names";
 
 const CONTRACT = "/work/shared/fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf";
 
@@ -53,6 +54,7 @@ describe("recordPagesShown and the signature that needs it", () => {
   it("refuses signing until every page was shown, rejects pages that do not exist, keeps the first showing, and puts the reading in the evidence", async () => {
     const { processId, token } = await createTwoSignerProcess();
     const { signerId } = await verifySignerIdentity({ token, docId: "11111111" }, services.db);
+    await confirmSignerNames({ token, signerId, names: { given_name: "Ana", family_name: "Soto" } }, services.db);
     const plan = await prepareSignerSignature({ token, signerId }, services.db);
     const [document] = plan.documents;
     // the first signer of a file sees only the uploaded pages (the stamp page is a placeholder until signing)
@@ -95,6 +97,7 @@ describe("recordPagesShown and the signature that needs it", () => {
 
     // the second signer sees the stamp page the first one added: it counts, and its absence refuses
     const second = await verifySignerIdentity({ token, docId: "22222222" }, services.db);
+    await confirmSignerNames({ token, signerId: second.signerId, names: { given_name: "Luis", family_name: "Rojas" } }, services.db);
     const progress = await recordPagesShown(
       { token, signerId: second.signerId, documentId: document.documentId, pages: Array.from({ length: pages }, (_, i) => i), client: TEST_CLIENT },
       services.db,
