@@ -133,6 +133,7 @@ test("staff download the signed evidence summary from the process page: the page
   const { id, link } = await newProcessWithId(signer({ signChallenges: [], signerAlias: "Lectora" }));
   const reader = new SignerPage(await (await browser.newContext(PHONE)).newPage());
   await reader.page.goto(link);
+  await reader.confirmNames({ given: "Lucía", family: "Lectora Paz" });
   await reader.expectDocumentsLoaded();
   await reader.readPages(0, 0);
   await expect(reader.page.getByTestId("reading-progress")).toHaveAttribute("data-recorded-shown", "1", { timeout: 30_000 });
