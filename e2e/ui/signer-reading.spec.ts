@@ -154,3 +154,24 @@ test("staff download the signed evidence summary from the process page: the page
   expect(text).toContain(await reader.page.evaluate(() => navigator.userAgent)); // the device that was shown the page
   expect(text).toContain("Aún no firmó.");
 });
+
+test("a report of pages shown that does not reach the server keeps signing disabled until it is sent again", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const link = await newProcess(signer({ signChallenges: [] }));
+  const reader = new SignerPage(await (await browser.newContext(DESKTOP)).newPage());
+  // the network drops every report at first
+  await reader.page.route("**/pages", (route) => route.abort("internetdisconnected"));
+  await reader.page.goto(link);
+  await reader.expectDocumentsLoaded();
+  await reader.readPages(0, (await reader.pageSlots().count()) - 1);
+  const alert = reader.page.getByRole("alert").filter({ hasText: "No pudimos conectar con el servidor" });
+  await expect(alert).toBeVisible();
+  expect(await reader.readingProgress()).toEqual({ shown: 3, total: 3, recorded: false });
+  await expect(reader.signButton()).toBeDisabled();
+  // back online: the pages kept are sent again
+  await reader.page.unroute("**/pages");
+  await alert.getByRole("button", { name: "Reintentar" }).click();
+  await expect(reader.page.getByTestId("reading-progress")).toHaveAttribute("data-recorded", "1", { timeout: 30_000 });
+  await expect(alert).toBeHidden();
+  await expect(reader.signButton()).toBeEnabled();
+});
