@@ -162,6 +162,7 @@ test("a report of pages shown that does not reach the server keeps signing disab
   // the network drops every report at first
   await reader.page.route("**/pages", (route) => route.abort("internetdisconnected"));
   await reader.page.goto(link);
+  await reader.confirmNames({ given: "Ana", family: "Soto" });
   await reader.expectDocumentsLoaded();
   await reader.readPages(0, (await reader.pageSlots().count()) - 1);
   const alert = reader.page.getByRole("alert").filter({ hasText: "No pudimos conectar con el servidor" });
