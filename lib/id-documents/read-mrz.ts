@@ -1,0 +1,53 @@
+import { parse } from "mrz";
+
+/** ICAO 9303 check digit: weights 7-3-1 over digits, letters A=10…Z=35 and the filler < = 0. */
+export function mrzCheckDigit(value: string): string {
+  const weights = [7, 3, 1];
+  let sum = 0;
+  for (const [i, char] of [...value].entries()) {
+    const v = char === "<" ? 0 : /\d/.test(char) ? Number(char) : char.charCodeAt(0) - 55;
+    sum += v * weights[i % 3];
+  }
+  return String(sum % 10);
+}
+
+export type MrzReading = { documentNumber: string; /** Every check digit of the zone held. */ valid: boolean; lines: string[] };
+
+/**
+ * Finds a TD1 machine-readable zone (3 lines × 30) in OCR text and parses it with `mrz`. OCR turns
+ * the filler "<" into K, «, or spaces now and then, so candidate lines are normalised first; the
+ * document number counts only when its check digit holds.
+ */
+export function readMrz(ocrText: string): MrzReading | null {
+  const lines = ocrText
+    .split(/\r?\n/)
+    .map((line) => line.toUpperCase().replace(/[«‹<]/g, "<").replace(/\s+/g, ""))
+    .map((line) => line.replace(/[^A-Z0-9<]/g, ""))
+    // a lone K, L, C or E between fillers is a misread "<" (no field is one letter wide inside a filler run)
+    .map((line) => line.replace(/(?<=<<)[KLCE](?=<<)/g, "<"))
+    .filter((line) => line.length >= 26 && (line.match(/</g)?.length ?? 0) >= 3);
+  for (let i = 0; i + 3 <= lines.length; i++) {
+    const candidate = lines.slice(i, i + 3).map((line) => fitTo30(line));
+    if (!candidate[0].startsWith("I") && !candidate[0].startsWith("A") && !candidate[0].startsWith("C")) continue;
+    try {
+      const result = parse(candidate, { autocorrect: true });
+      if (result.format !== "TD1") continue;
+      const numberField = result.details.find((d) => d.field === "documentNumber");
+      const checkField = result.details.find((d) => d.field === "documentNumberCheckDigit");
+      const number = result.documentNumber ?? numberField?.value ?? null;
+      if (!number || !numberField?.valid || !checkField?.valid) continue;
+      return { documentNumber: number.replace(/</g, ""), valid: result.valid, lines: candidate };
+    } catch {
+      // not a TD1 zone after all: try the next lines
+    }
+  }
+  return null;
+}
+
+/** OCR drops or doubles a trailing filler: pad or trim fillers at the end to 30 characters. */
+function fitTo30(line: string): string {
+  if (line.length === 30) return line;
+  if (line.length < 30) return line.padEnd(30, "<");
+  const trimmed = line.replace(/<+$/, (fill) => fill.slice(0, Math.max(0, fill.length - (line.length - 30))));
+  return trimmed.slice(0, 30);
+}

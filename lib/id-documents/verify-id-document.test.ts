@@ -1,0 +1,46 @@
+import fs from "node:fs";
+import { describe, expect, it } from "vitest";
+import { analyzeFace } from "@/lib/faces/analyze-face";
+import { matchFaces } from "@/lib/faces/match-faces";
+import { photographCard, type CardPhoto, type SpecimenCard } from "./testing/make-specimen-card";
+import { verifyIdDocument } from "./verify-id-document";
+
+const FACES = "/work/shared/fixtures/faces";
+const card: SpecimenCard = { portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: "45871236" };
+const refusals: [string, SpecimenCard, CardPhoto, string][] = [
+  ["a card with another number", { ...card, docNumber: "45871237" }, {}, "id_document_wrong_number"],
+  ["a blurry photo", card, { blur: 5 }, "id_document_blurry"],
+  ["a reflection over the card", card, { glare: 1 }, "id_document_glare"],
+];
+
+// OCR and face models: seconds per case on a busy 2-core machine, so few cases, generous limits
+describe("verifyIdDocument (specimen cards made with ImageMagick)", () => {
+  it("reads the number from the MRZ of a tilted card photo and crops its portrait", async () => {
+    const result = await verifyIdDocument(photographCard(card, { perspective: 1 }), { docId: "45871236" });
+    expect(result).toMatchObject({ ok: true, numberSource: "mrz", mrzValid: true });
+    if (!result.ok) return;
+    const portrait = await analyzeFace(result.portrait);
+    expect(portrait.faces).toBe(1);
+    const selfie = new Uint8Array(fs.readFileSync(`${FACES}/person-a-obama/a3-selfie-like-480x640.jpg`));
+    expect((await matchFaces(selfie, result.portrait)).decision).toBe("match");
+  }, 120_000);
+
+  it("without an MRZ, finds the number in the printed text", async () => {
+    const result = await verifyIdDocument(photographCard({ ...card, mrz: false }), { docId: "45871236" });
+    expect(result).toMatchObject({ ok: true, numberSource: "printed" });
+  }, 120_000);
+
+  it.each(refusals)("refuses %s", async (_name, specimen, photo, reason) => {
+    expect(await verifyIdDocument(photographCard(specimen, photo), { docId: "45871236" })).toEqual({ ok: false, reason });
+  }, 120_000);
+
+  it.each([
+    ["a selfie", "person-a-obama/a2-selfie-like-480x640.jpg"],
+    ["an official portrait", "person-b-biden/b1-official-portrait-2013.jpg"],
+    ["a photo without a face", "no-face/no-face-chandelier-480x640.jpg"],
+  ])("refuses %s as an ID document", async (_name, file) => {
+    const result = await verifyIdDocument(new Uint8Array(fs.readFileSync(`${FACES}/${file}`)), { docId: "45871236" });
+    expect(result.ok).toBe(false);
+    expect(["id_document_not_a_card", "id_document_no_face"]).toContain(!result.ok && result.reason);
+  }, 120_000);
+});
