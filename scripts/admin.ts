@@ -8,6 +8,7 @@ import { DataDirInUseError } from "@/db/lock-data-dir";
 import { isAppError } from "@/lib/errors";
 import { createOrganization } from "@/lib/organizations/create-organization";
 import { setOrganizationStatus } from "@/lib/organizations/set-organization-status";
+import { updateOrganizationSettings } from "@/lib/organizations/update-organization-settings";
 import { listOrganizations } from "@/lib/organizations/list-organizations";
 import { findOrganizationByDomain } from "@/lib/organizations/find-organization";
 import { createStaffUser } from "@/lib/organizations/create-staff-user";
@@ -19,6 +20,8 @@ const usage = `usage: npm run admin -- <command>
   org:suspend D
   org:reactivate D
   org:list
+  org:private-callbacks D on|off     allow (or refuse again) callbacks to private-network receivers; audited
+  org:time-zone D ZONE               IANA zone for dashboard dates and filters (default America/Lima)
   user:create --org D --email E --password P --role owner|admin|operator|viewer
   credential:create --org D --clientname C --secret S --role admin|operator|viewer`;
 
@@ -56,6 +59,20 @@ const commands: Record<string, (values: Values, positionals: string[], db: Db) =
   async "org:list"(_v, _p, db) {
     const rows = await listOrganizations(db);
     return rows.map((r) => `${r.domain}\t${r.status}\t${r.staff} staff\t${r.displayName}`).join("\n") || "no organizations";
+  },
+  async "org:private-callbacks"(_v, p, db) {
+    const organization = await findOrganizationByDomain(required(p[0], "domain"), db);
+    const switchTo = required(p[1], "on|off");
+    if (switchTo !== "on" && switchTo !== "off") throw new UsageError("the second argument must be on or off");
+    const row = await updateOrganizationSettings({ organizationId: organization.id, settings: { allowPrivateCallbacks: switchTo === "on" }, actor: "admin-cli" }, db);
+    return row.allowPrivateCallbacks
+      ? `${row.domain}: callbacks may now go to private-network receivers (10.x, 192.168.x, localhost...); only for on-premises installations`
+      : `${row.domain}: callbacks to private-network receivers are refused`;
+  },
+  async "org:time-zone"(_v, p, db) {
+    const organization = await findOrganizationByDomain(required(p[0], "domain"), db);
+    const row = await updateOrganizationSettings({ organizationId: organization.id, settings: { timeZone: required(p[1], "zone") }, actor: "admin-cli" }, db);
+    return `${row.domain}: dashboard dates in ${row.timeZone}`;
   },
   async "user:create"(v, _p, db) {
     const organization = await findOrganizationByDomain(required(v.org, "--org"), db);

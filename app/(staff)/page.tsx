@@ -1,6 +1,7 @@
 import { requireStaff } from "@/lib/auth/require-staff";
 import { getTranslator } from "@/lib/i18n/get-translator";
 import { config } from "@/lib/config";
+import { roleName } from "@/lib/i18n/role-names";
 
 export default async function HomePage() {
   const staff = await requireStaff();
@@ -13,7 +14,7 @@ export default async function HomePage() {
           <dt>{t("home.organization")}</dt>
           <dd>{staff.organizationDomain}</dd>
           <dt>{t("home.role")}</dt>
-          <dd>{staff.role}</dd>
+          <dd>{roleName(staff.role, t)}</dd>
           <dt>{t("home.environment")}</dt>
           <dd>{config().APP_ENV === "quality" ? t("home.quality") : t("home.production")}</dd>
         </dl>

@@ -8,6 +8,7 @@ import { ZNewCredential } from "@/lib/credentials/schemas";
 import type { Locale } from "@/lib/i18n/messages";
 import { translatorFor } from "@/components/ui/use-translator";
 import { createCredentialAction } from "@/app/(staff)/api-access/actions";
+import { roleName } from "@/lib/i18n/role-names";
 
 type Values = z.input<typeof ZNewCredential>;
 
@@ -43,9 +44,9 @@ export function CreateCredentialForm({ locale, domain }: { locale: Locale; domai
         <div>
           <label htmlFor="role">{t("api.role")}</label>
           <select id="role" {...register("role")}>
-            <option value="admin">admin</option>
-            <option value="operator">operator</option>
-            <option value="viewer">viewer</option>
+            <option value="admin">{roleName("admin", t)}</option>
+            <option value="operator">{roleName("operator", t)}</option>
+            <option value="viewer">{roleName("viewer", t)}</option>
           </select>
         </div>
       </div>

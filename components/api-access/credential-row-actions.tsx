@@ -5,6 +5,7 @@ import type { Locale } from "@/lib/i18n/messages";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { translatorFor } from "@/components/ui/use-translator";
 import { revokeCredentialAction, setCredentialRoleAction } from "@/app/(staff)/api-access/actions";
+import { roleName } from "@/lib/i18n/role-names";
 
 export function CredentialRowActions({ credentialId, clientname, role, locale }: { credentialId: string; clientname: string; role: string; locale: Locale }) {
   const t = translatorFor(locale);
@@ -24,9 +25,9 @@ export function CredentialRowActions({ credentialId, clientname, role, locale }:
         className="input-inline"
         onChange={(e) => run(() => setCredentialRoleAction({ credentialId, role: e.target.value }))}
       >
-        <option value="admin">admin</option>
-        <option value="operator">operator</option>
-        <option value="viewer">viewer</option>
+        <option value="admin">{roleName("admin", t)}</option>
+        <option value="operator">{roleName("operator", t)}</option>
+        <option value="viewer">{roleName("viewer", t)}</option>
       </select>
       <ConfirmButton
         label={t("api.revoke")}

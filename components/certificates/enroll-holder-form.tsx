@@ -45,7 +45,7 @@ export function EnrollHolderForm({ locale }: { locale: Locale }) {
         <label className="inline"><input type="radio" value="pkcs12" {...register("source")} /> PKCS#12</label>
       </fieldset>
       <div className="grid-2">
-        {field("sign_username", "sign_username")}
+        {field("sign_username", t("certs.username"))}
         {field("sign_password", t("certs.password"), "password")}
         {field("sign_pin", "PIN", "password")}
         {source === "built-in" ? (

@@ -9,6 +9,7 @@ import { ReplaceRegistryPhotoButton } from "./replace-registry-photo-button";
 
 type Props = {
   locale: Locale;
+  timeZone: string;
   photos: RegistryPhotoEntry[];
   /** The cursor of the page shown (null on the first page) and of the next one. */
   page: { after: string | null; next: string | null };
@@ -19,7 +20,7 @@ type Props = {
 };
 
 /** The certificates page's registry photos: list, thumbnails, upload, replace and delete. */
-export function RegistryPhotosSection({ locale, photos, page, canSeePhotos, canWrite, nationalities }: Props) {
+export function RegistryPhotosSection({ locale, timeZone, photos, page, canSeePhotos, canWrite, nationalities }: Props) {
   const t = translatorFor(locale);
   return (
     <section className="card stack" id="registry-photos" aria-labelledby="registry-title">
@@ -48,7 +49,7 @@ export function RegistryPhotosSection({ locale, photos, page, canSeePhotos, canW
                 )}
                 <td data-label={t("registry.nat")}>{p.nat}</td>
                 <td data-label={t("registry.docId")}><code>{p.docId}</code></td>
-                <td data-label={t("registry.uploadedAt")}>{formatDateTime(p.createdAt, locale)}</td>
+                <td data-label={t("registry.uploadedAt")}>{formatDateTime(p.createdAt, locale, timeZone)}</td>
                 {canWrite && (
                   <td data-label="" className="cell-actions">
                     <div className="row wrap">

@@ -6,6 +6,7 @@ import { getServices } from "@/lib/runtime/services";
 import type { MessageKey } from "@/lib/i18n/messages";
 import { can, type Permission } from "@/lib/auth/roles";
 import type { StaffRole } from "@/db/schema";
+import { NavDrawer } from "./nav-drawer";
 
 /** Each section names the permission its page requires, so nobody is offered a page that refuses them. */
 export const staffSections: { href: string; label: MessageKey; permission?: Permission }[] = [
@@ -18,7 +19,7 @@ export const staffSections: { href: string; label: MessageKey; permission?: Perm
   { href: "/api-access", label: "nav.apiAccess", permission: "credentials:manage" },
   { href: "/certificates", label: "nav.certificates", permission: "certificates:manage" },
   { href: "/organization", label: "nav.organization", permission: "staff:manage" },
-  { href: "/verify", label: "nav.verify" },
+  { href: "/verification", label: "nav.verify" },
   { href: "/audit", label: "nav.audit", permission: "audit:read" },
   { href: "/account", label: "nav.account" },
 ];
@@ -33,10 +34,7 @@ async function signOutAction() {
 
 export function StaffNav({ t, role, isPlatformAdmin }: { t: (key: MessageKey) => string; role: StaffRole; isPlatformAdmin: boolean }) {
   return (
-    <nav className="shell-nav" aria-label="Principal">
-      <Link href="/" className="brand">
-        {t("app.name")}
-      </Link>
+    <NavDrawer brand={<Link href="/" className="brand">{t("app.name")}</Link>} menuLabel={t("nav.menu")} closeLabel={t("nav.close")}>
       {staffSections.filter((section) => !section.permission || can(role, section.permission)).map((section) => (
         <Link key={section.href} href={section.href}>
           {t(section.label)}
@@ -49,6 +47,6 @@ export function StaffNav({ t, role, isPlatformAdmin }: { t: (key: MessageKey) =>
           {t("nav.signOut")}
         </button>
       </form>
-    </nav>
+    </NavDrawer>
   );
 }

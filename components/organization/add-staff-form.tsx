@@ -8,6 +8,7 @@ import { ZNewStaffUser } from "@/lib/organizations/schemas";
 import type { Locale } from "@/lib/i18n/messages";
 import { translatorFor } from "@/components/ui/use-translator";
 import { addStaffUserAction } from "@/app/(staff)/organization/actions";
+import { roleName } from "@/lib/i18n/role-names";
 
 type Values = z.input<typeof ZNewStaffUser>;
 
@@ -37,7 +38,7 @@ export function AddStaffForm({ locale }: { locale: Locale }) {
         <div>
           <label htmlFor="staff-role">{t("api.role")}</label>
           <select id="staff-role" {...register("role")}>
-            {["owner", "admin", "operator", "viewer"].map((r) => <option key={r} value={r}>{r}</option>)}
+            {["owner", "admin", "operator", "viewer"].map((r) => <option key={r} value={r}>{roleName(r, t)}</option>)}
           </select>
         </div>
       </div>

@@ -9,10 +9,13 @@ import type { Locale } from "@/lib/i18n/messages";
 import { translatorFor } from "@/components/ui/use-translator";
 import { updateSettingsAction } from "@/app/(staff)/organization/actions";
 
-export function SettingsForm({ locale, initial, editable }: { locale: Locale; initial: OrganizationSettingsInput; editable: boolean }) {
+type Props = { locale: Locale; initial: OrganizationSettingsInput; editable: boolean; timeZones: string[] };
+
+export function SettingsForm({ locale, initial, editable, timeZones }: Props) {
   const t = translatorFor(locale);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const { register, handleSubmit, formState: { errors, isSubmitting } } = useForm<OrganizationSettingsInput>({ resolver: zodResolver(ZOrganizationSettings), defaultValues: initial });
+  const { register, handleSubmit, watch, formState: { errors, isSubmitting } } = useForm<OrganizationSettingsInput>({ resolver: zodResolver(ZOrganizationSettings), defaultValues: initial });
+  const privateCallbacks = watch("allowPrivateCallbacks");
   const onSubmit = handleSubmit(async (values) => {
     const result = await updateSettingsAction(values);
     setMessage({ ok: result.ok, text: result.message });
@@ -30,10 +33,22 @@ export function SettingsForm({ locale, initial, editable }: { locale: Locale; in
         <fieldset>
           <legend>{t("org.nationalities")}</legend>
           <div className="row wrap">
-            {nationalities.map((n) => <label key={n} className="inline"><input type="checkbox" value={n} {...register("enabledNationalities")} /> {n}</label>)}
+            {nationalities.map((n) => <label key={n} className="inline"><input type="checkbox" value={n} {...register("enabledNationalities")} /> {t(`nat.${n}`)}</label>)}
           </div>
           {errors.enabledNationalities && <p className="field-error">{errors.enabledNationalities.message}</p>}
         </fieldset>
+        <div>
+          <label htmlFor="org-time-zone">{t("org.timeZone")}</label>
+          <select id="org-time-zone" {...register("timeZone")}>
+            {timeZones.map((zone) => <option key={zone} value={zone}>{zone}</option>)}
+          </select>
+          <p className="muted">{t("org.timeZoneHelp")}</p>
+          {errors.timeZone && <p className="field-error">{errors.timeZone.message}</p>}
+        </div>
+        <div className="stack-tight">
+          <label className="inline"><input type="checkbox" {...register("allowPrivateCallbacks")} /> {t("org.privateCallbacks")}</label>
+          <p className={privateCallbacks ? "alert" : "muted"} role={privateCallbacks ? "alert" : undefined} data-testid="private-callbacks-warning">{t("org.privateCallbacksWarning")}</p>
+        </div>
         {editable && <button type="submit" className="button" disabled={isSubmitting}>{t("common.save")}</button>}
       </fieldset>
       {!editable && <p className="muted">{t("org.ownerOnly")}</p>}

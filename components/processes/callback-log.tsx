@@ -3,10 +3,10 @@ import type { MessageKey } from "@/lib/i18n/messages";
 import { formatDateTime } from "./format-date-time";
 import { RedeliverButton } from "./redeliver-button";
 
-type Props = { processId: string; hasCallback: boolean; deliveries: CallbackDelivery[]; canRedeliver: boolean; t: (key: MessageKey) => string; locale: string };
+type Props = { processId: string; hasCallback: boolean; deliveries: CallbackDelivery[]; canRedeliver: boolean; t: (key: MessageKey) => string; locale: string; timeZone: string };
 
 /** Every callback job of the process (outbox callback.deliver) and each attempt's outcome. */
-export function CallbackLog({ processId, hasCallback, deliveries, canRedeliver, t, locale }: Props) {
+export function CallbackLog({ processId, hasCallback, deliveries, canRedeliver, t, locale, timeZone }: Props) {
   return (
     <section className="card" data-testid="callback-log">
       <h2>{t("detail.callbackLog")}</h2>
@@ -21,13 +21,13 @@ export function CallbackLog({ processId, hasCallback, deliveries, canRedeliver, 
             <tbody>
               {deliveries.map((job) => (
                 <tr key={job.id}>
-                  <td data-label={t("detail.job")}>#{job.id}<div className="muted">{formatDateTime(job.createdAt, locale)}</div></td>
+                  <td data-label={t("detail.job")}>#{job.id}<div className="muted">{formatDateTime(job.createdAt, locale, timeZone)}</div></td>
                   <td data-label={t("processes.status")}><span className={`badge badge-job-${job.status}`}>{job.status}</span></td>
                   <td data-label={t("detail.attempts")}>
                     {job.log.length === 0 ? "—" : (
                       <ul className="attempts">
                         {job.log.map((a) => (
-                          <li key={a.id}>{a.attempt}. {a.outcome} · {a.detail} · {a.durationMs ?? "?"} ms · {formatDateTime(a.createdAt, locale)}</li>
+                          <li key={a.id}>{a.attempt}. {a.outcome} · {a.detail} · {a.durationMs ?? "?"} ms · {formatDateTime(a.createdAt, locale, timeZone)}</li>
                         ))}
                       </ul>
                     )}

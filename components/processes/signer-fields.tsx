@@ -26,7 +26,7 @@ export function SignerFields({ index, nationalities, register, errors, onRemove,
         <div>
           <label htmlFor={id("nat")}>{t("new.nat")}</label>
           <select id={id("nat")} {...register(`signers.${index}.nat`)}>
-            {nationalities.map((n) => <option key={n} value={n}>{n}</option>)}
+            {nationalities.map((n) => <option key={n} value={n}>{t(`nat.${n}` as MessageKey)}</option>)}
           </select>
           {e?.nat && <p className="field-error">{e.nat.message}</p>}
         </div>

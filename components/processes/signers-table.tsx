@@ -6,13 +6,13 @@ import { modifiableSigner } from "./edit-signer-values";
 import { SignerChanges } from "./signer-changes";
 import { SignerRowActions } from "./signer-row-actions";
 
-type Props = { detail: ProcessDetail; showSelfie: boolean; canModify: boolean; t: (key: MessageKey) => string; locale: Locale };
+type Props = { detail: ProcessDetail; showSelfie: boolean; canModify: boolean; t: (key: MessageKey) => string; locale: Locale; timeZone: string };
 
 /**
  * Signers with their state and sign_data; the selfie only for roles with biometrics:read. With
  * canModify (an open process and processes:modify), signers who have not signed can be edited or removed.
  */
-export function SignersTable({ detail, showSelfie, canModify, t, locale }: Props) {
+export function SignersTable({ detail, showSelfie, canModify, t, locale, timeZone }: Props) {
   const pendingCount = detail.signers.filter((s) => s.status === "pending").length;
   return (
     <section className="card">
@@ -41,7 +41,7 @@ export function SignersTable({ detail, showSelfie, canModify, t, locale }: Props
                     </td>
                     <td data-label={t("detail.contact")}>{s.contactInfo ? `${s.contactInfo.type === "email" ? "✉" : "WhatsApp"} ${s.contactInfo.value}` : "—"}</td>
                     <td data-label={t("processes.status")}><ProcessStatusBadge status={s.status} label={t(`signerStatus.${s.status}`)} /></td>
-                    <td data-label={t("detail.signedAt")}>{s.signedAt ? formatDateTime(s.signedAt, locale) : "—"}</td>
+                    <td data-label={t("detail.signedAt")}>{s.signedAt ? formatDateTime(s.signedAt, locale, timeZone) : "—"}</td>
                     <td data-label={t("detail.facial")}>
                       {facial ? (
                         <>

@@ -12,6 +12,8 @@ export const organizations = pgTable(
     requireApproval: boolean("require_approval").notNull().default(false),
     enabledNationalities: jsonb("enabled_nationalities").$type<string[]>().notNull().default(sql`'["PER"]'::jsonb`),
     allowPrivateCallbacks: boolean("allow_private_callbacks").notNull().default(false),
+    /** IANA zone in which the dashboard shows dates and reads date filters. */
+    timeZone: text("time_zone").notNull().default("America/Lima"),
     /** The callback HMAC secret is derived from SECRET_KEY, the organization id and this version; bump it to rotate. */
     callbackSecretVersion: integer("callback_secret_version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -16,7 +16,7 @@ export class CertificatesPage {
   async enrollBuiltIn(holder: { username: string; password: string; pin: string; names: string; lastNames: string; personId: string }) {
     // scoped: the registry-photo form on the same page also asks for an "N.º de documento"
     const form = this.page.getByRole("form", { name: "Registrar titular" });
-    await form.getByLabel("sign_username").fill(holder.username);
+    await form.getByLabel("Usuario del titular").fill(holder.username);
     await form.getByLabel("Contraseña", { exact: true }).fill(holder.password);
     await form.getByLabel("PIN").fill(holder.pin);
     await form.getByLabel("Nombres").fill(holder.names);

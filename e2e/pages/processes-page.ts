@@ -17,8 +17,8 @@ export class ProcessesPage {
     if (values.status !== undefined) await this.page.getByLabel("Estado").selectOption(values.status);
     if (values.label !== undefined) await this.page.getByLabel("Etiqueta").fill(values.label);
     if (values.docId !== undefined) await this.page.getByLabel("N.º de documento del firmante").fill(values.docId);
-    if (values.from !== undefined) await this.page.getByLabel("Creado desde (UTC)").fill(values.from);
-    if (values.to !== undefined) await this.page.getByLabel("Creado hasta (UTC)").fill(values.to);
+    if (values.from !== undefined) await this.page.getByLabel("Creado desde").fill(values.from);
+    if (values.to !== undefined) await this.page.getByLabel("Creado hasta").fill(values.to);
     await this.page.getByRole("button", { name: "Filtrar" }).click();
     await this.page.waitForURL(/\/processes\?/);
   }

@@ -59,8 +59,8 @@ export class StampPage {
 
   async position() {
     return {
-      x: Number(await this.page.getByLabel("position_x (pt)").inputValue()),
-      y: Number(await this.page.getByLabel("position_y (pt)").inputValue()),
+      x: Number(await this.page.getByLabel("Distancia desde el borde izquierdo (puntos)").inputValue()),
+      y: Number(await this.page.getByLabel("Distancia desde el borde inferior (puntos)").inputValue()),
     };
   }
 

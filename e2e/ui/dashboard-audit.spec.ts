@@ -13,7 +13,7 @@ test("an admin sees their failed and successful logins in the audit log, and the
   await expect(page.getByTestId("audit-chain")).toHaveText(/^La cadena de auditoría es íntegra \(\d+ entradas\)$/);
   const rows = page.getByTestId("audit-row");
   const mine = (action: string) => rows.filter({ hasText: ADMIN.email }).filter({ has: page.getByText(action, { exact: true }) });
-  await expect(mine("staff.login").first()).toBeVisible();
-  await expect(mine("staff.login_failed").first()).toBeVisible();
+  await expect(mine("Ingreso al panel").first()).toBeVisible();
+  await expect(mine("Ingreso fallido").first()).toBeVisible();
   await screenshotBoth(page, "dashboard-audit");
 });

@@ -26,7 +26,10 @@ export type AuditAction =
   | "identity_registry.imported"
   | "selfie.read"
   | "organization.suspended"
-  | "organization.reactivated";
+  | "organization.reactivated"
+  | "organization.settings_changed"
+  | "organization.private_callbacks_allowed"
+  | "organization.private_callbacks_refused";
 
 export type AuditEvent = {
   /** null for platform events that belong to no organization (e.g. a login with an unknown e-mail). */

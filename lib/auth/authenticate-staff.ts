@@ -10,6 +10,8 @@ export type StaffIdentity = {
   role: (typeof users.$inferSelect)["role"];
   organizationId: string;
   organizationDomain: string;
+  /** IANA zone for dates on the dashboard (display and filters). */
+  organizationTimeZone: string;
   isPlatformAdmin: boolean;
 };
 
@@ -53,6 +55,7 @@ function toIdentity(row: { user: typeof users.$inferSelect; organization: typeof
     role: row.user.role,
     organizationId: row.organization.id,
     organizationDomain: row.organization.domain,
+    organizationTimeZone: row.organization.timeZone,
     isPlatformAdmin: row.user.isPlatformAdmin,
   };
 }

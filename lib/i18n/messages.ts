@@ -2,6 +2,7 @@ import { dashboardMessagesEs } from "./dashboard-messages";
 import { dashboardMessagesEn } from "./dashboard-messages-en";
 import { stampMessagesEn, stampMessagesEs } from "./stamp-messages";
 import { registryPhotoMessagesEn, registryPhotoMessagesEs } from "./registry-photo-messages";
+import { staffExperienceMessagesEn, staffExperienceMessagesEs } from "./staff-experience-messages";
 
 /** Spanish first; English as the switch. Keys are grouped by the screen that shows them. */
 export const messages = {
@@ -43,6 +44,7 @@ export const messages = {
     ...dashboardMessagesEs,
     ...stampMessagesEs,
     ...registryPhotoMessagesEs,
+    ...staffExperienceMessagesEs,
   },
   en: {
     "app.name": "FirmaViva",
@@ -82,6 +84,7 @@ export const messages = {
     ...dashboardMessagesEn,
     ...stampMessagesEn,
     ...registryPhotoMessagesEn,
+    ...staffExperienceMessagesEn,
   },
 } as const;
 

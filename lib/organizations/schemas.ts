@@ -2,6 +2,7 @@ import { z } from "zod";
 import { staffRoles } from "@/db/schema";
 import { ZPassword } from "@/lib/auth/password-policy";
 import { nationalities } from "@/lib/processes/check-national-id";
+import { isKnownTimeZone } from "@/lib/i18n/time-zones";
 
 export const ZDomain = z
   .string()
@@ -30,6 +31,9 @@ export const ZOrganizationSettings = z.object({
   linkMode: z.enum(["shared", "per-signer"]),
   requireApproval: z.boolean(),
   enabledNationalities: z.array(z.enum(nationalities)).min(1, "habilite al menos un tipo de documento"),
+  timeZone: z.string().trim().max(64).refine(isKnownTimeZone, "zona horaria desconocida (ejemplo: America/Lima)"),
+  /** SSRF guard switch for on-premises receivers; off by default, every change audited. */
+  allowPrivateCallbacks: z.boolean(),
 });
 export type OrganizationSettingsInput = z.infer<typeof ZOrganizationSettings>;
 

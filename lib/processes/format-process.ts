@@ -1,6 +1,7 @@
 import type { SignData, StampPositions } from "@/db/schema";
 import { wholePoints } from "./layout-stamp-grid";
 import type { SelfieOwner } from "./selfie-link";
+import { signedPageCount } from "./count-document-pages";
 import type { ProcessRecord } from "./load-process-records";
 import type { ProcessPayload } from "./schemas";
 
@@ -28,7 +29,7 @@ export function formatProcess(
     expire: formatDate(process.expireAt, options.dates),
     description: process.description,
     sign_order: process.signOrder,
-    documents: documents.map((d) => ({ id: d.id, name: d.name, pages: d.pages, url: options.documentUrl(d) })),
+    documents: documents.map((d) => ({ id: d.id, name: d.name, pages: signedPageCount(d), url: options.documentUrl(d) })),
     signers: signers.map((s) => ({
       nat: s.nat,
       doc_id: s.docId,

@@ -3,11 +3,12 @@ import { processStatuses } from "@/db/schema";
 import { ZLabelName } from "@/lib/labels/schemas";
 import type { ProcessCursor, ProcessPageFilters } from "./find-process-page";
 import { ZListProcessesQuery, type ListProcessesQuery } from "./schemas";
+import { zoneOffsetOnDay } from "@/lib/i18n/time-zones";
 
 const blank = (v: unknown) => (v === "" ? undefined : v);
 const day = z.preprocess(blank, z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional());
 
-/** The list page's query string: plain form fields a person can bookmark. Dates are whole UTC days. */
+/** The list page's query string: plain form fields a person can bookmark. Dates are whole days in the organization's zone. */
 export const ZDashboardProcessFilters = z.object({
   status: z.preprocess(blank, z.enum(processStatuses).optional()),
   from: day,
@@ -19,14 +20,14 @@ export const ZDashboardProcessFilters = z.object({
 });
 export type DashboardProcessFilters = z.infer<typeof ZDashboardProcessFilters>;
 
-const compact = (isoDay: string, time: string) => `${isoDay.replaceAll("-", "")}T${time}+00:00`;
+const compact = (isoDay: string, time: string, timeZone: string) => `${isoDay.replaceAll("-", "")}T${time}${zoneOffsetOnDay(timeZone, isoDay, time)}`;
 
 export function encodeCursor(cursor: ProcessCursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString("base64url");
 }
 
 /** Maps the page's filters onto the process API's own query schema, so both validate dates and cursors alike. */
-export function parseDashboardFilters(params: Record<string, string | string[] | undefined>): {
+export function parseDashboardFilters(params: Record<string, string | string[] | undefined>, timeZone: string): {
   form: DashboardProcessFilters;
   query: ListProcessesQuery;
   filters: ProcessPageFilters;
@@ -43,8 +44,8 @@ export function parseDashboardFilters(params: Record<string, string | string[] |
   const base = {
     limit: form.limit ?? 20,
     status: form.status,
-    creation_start: form.from ? compact(form.from, "00:00:00") : undefined,
-    creation_end: form.to ? compact(form.to, "23:59:59") : undefined,
+    creation_start: form.from ? compact(form.from, "00:00:00", timeZone) : undefined,
+    creation_end: form.to ? compact(form.to, "23:59:59", timeZone) : undefined,
   };
   // a tampered cursor restarts at the first page instead of dropping the filters
   const query = ZListProcessesQuery.safeParse({ ...base, last_item: lastItem });

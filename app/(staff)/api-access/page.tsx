@@ -8,6 +8,7 @@ import { CreateCredentialForm } from "@/components/api-access/create-credential-
 import { CredentialRowActions } from "@/components/api-access/credential-row-actions";
 import { CallbackSecretCard } from "@/components/api-access/callback-secret-card";
 import { formatDateTime } from "@/components/processes/format-date-time";
+import { roleName } from "@/lib/i18n/role-names";
 
 export const dynamic = "force-dynamic";
 
@@ -20,7 +21,7 @@ export default async function ApiAccessPage() {
     listStampApiUsers({ organizationId: staff.organizationId }, db),
     getOrganizationSettings({ organizationId: staff.organizationId }, db),
   ]);
-  const when = (d: Date | null | undefined) => (d ? formatDateTime(d, locale) : "—");
+  const when = (d: Date | null | undefined) => (d ? formatDateTime(d, locale, staff.organizationTimeZone) : "—");
   return (
     <div className="stack">
       <h1>{t("nav.apiAccess")}</h1>
@@ -34,7 +35,7 @@ export default async function ApiAccessPage() {
               {credentials.map((c) => (
                 <tr key={c.id} data-testid="credential-row" data-clientname={c.clientname}>
                   <td data-label="clientname"><code>{c.clientname}</code></td>
-                  <td data-label={t("api.role")}>{c.role}</td>
+                  <td data-label={t("api.role")}>{roleName(c.role, t)}</td>
                   <td data-label={t("api.lastUsed")}>{when(c.lastUsedAt)}</td>
                   <td data-label={t("processes.status")}>{c.revokedAt ? <span className="badge badge-rejected">{t("api.revoked")}</span> : <span className="badge badge-active">{t("api.active")}</span>}</td>
                   <td data-label="">{!c.revokedAt && <CredentialRowActions credentialId={c.id} clientname={c.clientname} role={c.role} locale={locale} />}</td>
@@ -55,7 +56,7 @@ export default async function ApiAccessPage() {
               {stampUsers.map((u) => (
                 <tr key={u.id}>
                   <td data-label={t("login.email")}>{u.email} {u.disabled && <span className="badge badge-suspended">{t("api.disabled")}</span>}</td>
-                  <td data-label={t("api.role")}>{u.role}</td>
+                  <td data-label={t("api.role")}>{roleName(u.role, t)}</td>
                   <td data-label={t("api.tokenV2")}>{when(u.issued.v2)}</td>
                   <td data-label={t("api.tokenV3")}>{when(u.issued.v3)}</td>
                 </tr>

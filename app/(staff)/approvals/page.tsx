@@ -26,7 +26,7 @@ export default async function ApprovalsPage() {
             <tbody>
               {records.map(({ process, signers }) => (
                 <tr key={process.id} data-testid="approval-row">
-                  <td data-label={t("processes.created")}><Link href={`/processes/${encodeURIComponent(process.id)}`}>{formatDateTime(process.createdAt, locale)}</Link></td>
+                  <td data-label={t("processes.created")}><Link href={`/processes/${encodeURIComponent(process.id)}`}>{formatDateTime(process.createdAt, locale, staff.organizationTimeZone)}</Link></td>
                   <td data-label={t("processes.description")}>{process.description || "—"} <span className="muted">· {process.createdByName}</span></td>
                   <td data-label={t("processes.signers")}>{signers.length}</td>
                   <td data-label=""><ApproveButton processId={process.id} label={t("approvals.approve")} /></td>

@@ -6,6 +6,8 @@ import { getServices } from "@/lib/runtime/services";
 import { listAuditEvents } from "@/lib/audit/list-audit-events";
 import { verifyAuditChain } from "@/lib/audit/verify-audit-chain";
 import { formatDateTime } from "@/components/processes/format-date-time";
+import { auditActionNamesEn, auditActionNamesEs } from "@/lib/i18n/audit-action-names";
+import type { AuditAction } from "@/lib/audit/record-audit-event";
 
 export const dynamic = "force-dynamic";
 
@@ -49,9 +51,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
               {page.entries.map((entry) => (
                 <tr key={entry.id} data-testid="audit-row">
                   <td data-label="#" className="muted">{entry.id}</td>
-                  <td data-label={t("audit.time")}>{formatDateTime(entry.occurredAt, locale)}</td>
+                  <td data-label={t("audit.time")}>{formatDateTime(entry.occurredAt, locale, staff.organizationTimeZone)}</td>
                   <td data-label={t("audit.actor")} className="cell-clip">{entry.actor}</td>
-                  <td data-label={t("audit.action")}><code>{entry.action}</code></td>
+                  <td data-label={t("audit.action")} title={entry.action}>{(locale === "en" ? auditActionNamesEn : auditActionNamesEs)[entry.action as AuditAction] ?? entry.action}</td>
                   <td data-label={t("audit.target")} className="cell-clip">{entry.target || "—"}</td>
                 </tr>
               ))}

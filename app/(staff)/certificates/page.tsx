@@ -44,7 +44,7 @@ export default async function CertificatesPage({ searchParams }: Props) {
                 <tr key={h.id} data-testid="holder-row" data-username={h.signUsername}>
                   <td data-label="sign_username"><code>{h.signUsername}</code></td>
                   <td data-label={t("certs.subject")}>{h.subject} <span className="muted">({h.source})</span></td>
-                  <td data-label={t("certs.expires")}>{formatDateTime(h.notAfter, locale)}</td>
+                  <td data-label={t("certs.expires")}>{formatDateTime(h.notAfter, locale, staff.organizationTimeZone)}</td>
                   <td data-label={t("processes.status")}>
                     {h.revokedAt ? <span className="badge badge-rejected">{t("api.revoked")}</span> : h.notAfter.getTime() < now ? <span className="badge badge-expired">{t("status.expired")}</span> : <span className="badge badge-active">{t("api.active")}</span>}
                   </td>
@@ -63,13 +63,14 @@ export default async function CertificatesPage({ searchParams }: Props) {
             <dt>{t("certs.subject")}</dt><dd>{agent.subject}</dd>
             <dt>{t("certs.issuer")}</dt><dd>{agent.issuerName}</dd>
             <dt>{t("certs.source")}</dt><dd>{agent.source === "pkcs12" ? "PKCS#12" : t("certs.builtIn")}</dd>
-            <dt>{t("certs.expires")}</dt><dd>{formatDateTime(agent.notAfter, locale)}</dd>
+            <dt>{t("certs.expires")}</dt><dd>{formatDateTime(agent.notAfter, locale, staff.organizationTimeZone)}</dd>
           </dl>
         ) : <p className="muted">{t("certs.noAgent")}</p>}
         <ImportAgentForm locale={locale} />
       </section>
       <RegistryPhotosSection
         locale={locale}
+        timeZone={staff.organizationTimeZone}
         photos={registry.photos}
         page={{ after: query.after ?? null, next: registry.nextCursor }}
         canSeePhotos={can(staff.role, "biometrics:read")}

@@ -13,8 +13,8 @@ import { resetStaffPassword } from "@/lib/auth/change-staff-password";
 /** Organization settings and staff membership are the owner's (organization:manage). */
 export async function updateSettingsAction(input: unknown): Promise<ActionResult> {
   return runStaffAction("organization:manage", async (staff, { db }) => {
-    await updateOrganizationSettings({ organizationId: staff.organizationId, settings: parseWith(ZOrganizationSettings, input) }, db);
-    revalidatePath("/organization");
+    await updateOrganizationSettings({ organizationId: staff.organizationId, settings: parseWith(ZOrganizationSettings, input), actor: staff.email }, db);
+    revalidatePath("/", "layout");
     return { message: "Configuración guardada." };
   });
 }

@@ -10,6 +10,8 @@ import { AddStaffForm } from "@/components/organization/add-staff-form";
 import { RemoveStaffButton } from "@/components/organization/remove-staff-button";
 import { ResetPasswordForm } from "@/components/organization/reset-password-form";
 import { formatDateTime } from "@/components/processes/format-date-time";
+import { selectableTimeZones } from "@/lib/i18n/time-zones";
+import { roleName } from "@/lib/i18n/role-names";
 
 export const dynamic = "force-dynamic";
 
@@ -30,7 +32,14 @@ export default async function OrganizationPage() {
       <SettingsForm
         locale={locale}
         editable={owner}
-        initial={{ linkMode: organization.linkMode, requireApproval: organization.requireApproval, enabledNationalities: organization.enabledNationalities as ("PER" | "CHL" | "PERPASS" | "PERCE")[] }}
+        timeZones={selectableTimeZones()}
+        initial={{
+          linkMode: organization.linkMode,
+          requireApproval: organization.requireApproval,
+          enabledNationalities: organization.enabledNationalities as ("PER" | "CHL" | "PERPASS" | "PERCE")[],
+          timeZone: organization.timeZone,
+          allowPrivateCallbacks: organization.allowPrivateCallbacks,
+        }}
       />
       <section className="card stack">
         <h2>{t("org.staff")}</h2>
@@ -41,7 +50,7 @@ export default async function OrganizationPage() {
               {members.map((m) => (
                 <tr key={m.id} data-testid="staff-row" data-email={m.email}>
                   <td data-label={t("login.email")}>{m.email}</td>
-                  <td data-label={t("api.role")}>{m.role}</td>
+                  <td data-label={t("api.role")}>{roleName(m.role, t)}</td>
                   <td data-label={t("processes.status")}>{m.disabled ? <span className="badge badge-suspended">{t("api.disabled")}</span> : <span className="badge badge-active">{t("api.active")}</span>}</td>
                   {owner && (
                     <td data-label="">
@@ -68,7 +77,7 @@ export default async function OrganizationPage() {
           {mailbox.map((m) => (
             <details key={m.id} className="mail">
               <summary>
-                <span className="badge">{m.channel}</span> {m.recipient} · {m.subject || "—"} <span className="muted">· {formatDateTime(m.createdAt, locale)}</span>
+                <span className="badge">{m.channel}</span> {m.recipient} · {m.subject || "—"} <span className="muted">· {formatDateTime(m.createdAt, locale, staff.organizationTimeZone)}</span>
               </summary>
               <pre className="mail-body">{m.body}</pre>
             </details>

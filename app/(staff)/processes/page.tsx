@@ -7,6 +7,7 @@ import { findProcessPage } from "@/lib/processes/find-process-page";
 import { encodeCursor, parseDashboardFilters } from "@/lib/processes/parse-dashboard-filters";
 import { ProcessStatusBadge } from "@/components/processes/process-status-badge";
 import { formatDateTime } from "@/components/processes/format-date-time";
+import { fillMessage } from "@/lib/i18n/fill-message";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +16,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function ProcessesPage({ searchParams }: Props) {
   const staff = await requireStaffPage("processes:read");
   const { t, locale } = await getTranslator();
-  const { form, query, filters } = parseDashboardFilters(await searchParams);
+  const { form, query, filters } = parseDashboardFilters(await searchParams, staff.organizationTimeZone);
   const { db } = await getServices();
   const { records, next } = await findProcessPage({ organizationId: staff.organizationId, query, filters }, db);
   const keep = Object.fromEntries(Object.entries(form).filter(([k, v]) => k !== "after" && v !== undefined).map(([k, v]) => [k, String(v)]));
@@ -51,6 +52,7 @@ export default async function ProcessesPage({ searchParams }: Props) {
           <input id="f-doc" type="text" name="doc_id" inputMode="numeric" defaultValue={form.doc_id} />
         </div>
         {form.limit && <input type="hidden" name="limit" value={form.limit} />}
+        <p className="muted filters-note" data-testid="zone-note">{fillMessage(t("processes.zoneNote"), { zone: staff.organizationTimeZone })}</p>
         <div className="filters-actions">
           <button className="button" type="submit">{t("processes.filter")}</button>
           <Link href="/processes">{t("processes.clear")}</Link>
@@ -75,11 +77,11 @@ export default async function ProcessesPage({ searchParams }: Props) {
               <tbody>
                 {records.map(({ process, signers }) => (
                   <tr key={process.id} data-testid="process-row" data-process-id={process.id}>
-                    <td data-label={t("processes.created")}><Link href={`/processes/${encodeURIComponent(process.id)}`}>{formatDateTime(process.createdAt, locale)}</Link></td>
+                    <td data-label={t("processes.created")}><Link href={`/processes/${encodeURIComponent(process.id)}`}>{formatDateTime(process.createdAt, locale, staff.organizationTimeZone)}</Link></td>
                     <td data-label={t("processes.status")}><ProcessStatusBadge status={process.status} label={t(`status.${process.status}`)} /></td>
                     <td className="cell-clip" data-label={t("processes.description")}>{process.description || <span className="muted">{process.id.slice(0, 12)}…</span>}</td>
                     <td data-label={t("processes.signers")}>{signers.filter((s) => s.status === "signed").length}/{signers.length}</td>
-                    <td data-label={t("processes.expires")}>{formatDateTime(process.expireAt, locale)}</td>
+                    <td data-label={t("processes.expires")}>{formatDateTime(process.expireAt, locale, staff.organizationTimeZone)}</td>
                     <td data-label={t("processes.labels")}>{process.labels.map((l) => <span key={l} className="badge">{l}</span>)}</td>
                   </tr>
                 ))}

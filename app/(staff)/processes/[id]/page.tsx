@@ -14,6 +14,8 @@ import { EditDescriptionForm } from "@/components/processes/edit-description-for
 import { ProcessTimeline } from "@/components/processes/process-timeline";
 import { CallbackLog } from "@/components/processes/callback-log";
 import { formatDateTime } from "@/components/processes/format-date-time";
+import { fillMessage } from "@/lib/i18n/fill-message";
+import { signedPageCount } from "@/lib/processes/count-document-pages";
 
 export const dynamic = "force-dynamic";
 
@@ -40,8 +42,8 @@ export default async function ProcessDetailPage({ params }: { params: Promise<{ 
         <dl className="facts">
           <dt>{t("detail.id")}</dt><dd><code data-testid="process-id">{process.id}</code></dd>
           <dt>{t("processes.description")}</dt><dd>{process.description || "—"}</dd>
-          <dt>{t("processes.created")}</dt><dd>{formatDateTime(process.createdAt, locale)} · {process.createdByName}</dd>
-          <dt>{t("processes.expires")}</dt><dd>{formatDateTime(process.expireAt, locale)}</dd>
+          <dt>{t("processes.created")}</dt><dd>{formatDateTime(process.createdAt, locale, staff.organizationTimeZone)} · {process.createdByName}</dd>
+          <dt>{t("processes.expires")}</dt><dd>{formatDateTime(process.expireAt, locale, staff.organizationTimeZone)}</dd>
           {process.padesLevel && (<><dt>{t("detail.padesLevel")}</dt><dd><span className="badge" data-testid="pades-level" title={t("detail.padesLevelHelp")}>PAdES {process.padesLevel}</span></dd></>)}
           <dt>{t("detail.signOrder")}</dt><dd>{process.signOrder ? t("common.yes") : t("common.no")}</dd>
           <dt>{t("processes.labels")}</dt><dd>{process.labels.length ? process.labels.map((l) => <span key={l} className="badge">{l}</span>) : "—"}</dd>
@@ -65,7 +67,9 @@ export default async function ProcessDetailPage({ params }: { params: Promise<{ 
         <ul className="doc-list">
           {documents.map((d) => (
             <li key={d.id}>
-              <span>{d.name} <span className="muted">({d.pages} {t("detail.pages")})</span></span>
+              <span>
+                {d.name} <span className="muted" data-testid="page-count">({d.pages} {t("detail.pages")}{d.stampPageAppended && <>; {fillMessage(t("detail.signedPages"), { pages: signedPageCount(d) })}</>})</span>
+              </span>
               <a href={`/api/dashboard/documents/${d.id}?version=original`} download>{t("detail.original")}</a>
               {d.currentBlobKey !== d.originalBlobKey && <a href={`/api/dashboard/documents/${d.id}?version=current`} download>{t("detail.signed")}</a>}
             </li>
@@ -77,9 +81,9 @@ export default async function ProcessDetailPage({ params }: { params: Promise<{ 
           </a>
         </p>
       </section>
-      <SignersTable detail={detail} showSelfie={can(staff.role, "biometrics:read")} canModify={canModify} t={t} locale={locale} />
-      <ProcessTimeline events={detail.events} t={t} locale={locale} />
-      <CallbackLog processId={process.id} hasCallback={!!process.urlCallback} deliveries={deliveries} canRedeliver={can(staff.role, "processes:notify")} t={t} locale={locale} />
+      <SignersTable detail={detail} showSelfie={can(staff.role, "biometrics:read")} canModify={canModify} t={t} locale={locale} timeZone={staff.organizationTimeZone} />
+      <ProcessTimeline events={detail.events} signers={detail.signers} t={t} locale={locale} timeZone={staff.organizationTimeZone} />
+      <CallbackLog processId={process.id} hasCallback={!!process.urlCallback} deliveries={deliveries} canRedeliver={can(staff.role, "processes:notify")} t={t} locale={locale} timeZone={staff.organizationTimeZone} />
     </div>
   );
 }

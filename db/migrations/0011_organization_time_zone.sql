@@ -1,0 +1,1 @@
+ALTER TABLE "organizations" ADD COLUMN "time_zone" text DEFAULT 'America/Lima' NOT NULL;
