@@ -23,8 +23,6 @@ const nextConfig = {
     "pngjs",
     "fxa-common-password-list",
   ],
-  // Type checking runs once in `npm test` (tsc --noEmit); the build only compiles.
-  typescript: { ignoreBuildErrors: true },
   experimental: {
     // Uploads are parsed by our own streaming multipart parser with its own limits (lib/http/parse-multipart.ts).
     serverActions: { bodySizeLimit: "60mb" },

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: type check, build, unit tests, API tests on PGlite, on a real PostgreSQL that this
-// script's suite starts itself and on PostgreSQL with an S3 blob store, then the browser tests.
-// Stops at the first failing step.
+// `npm test`: type check, lint (0 warnings), build (which type-checks again), unit tests, API tests
+// on PGlite, on a real PostgreSQL that this script's suite starts itself and on PostgreSQL with an
+// S3 blob store, then the browser tests. Stops at the first failing step.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -19,6 +19,7 @@ function hasPostgres() {
 
 const steps = [
   ["type check", bin("tsc"), ["--noEmit", "-p", "."]],
+  ["lint", bin("eslint"), ["--max-warnings", "0", "."]],
   ["build", process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"]],
   ["unit tests", bin("vitest"), ["run", "--project", "unit"]],
   ["API tests on PGlite", bin("vitest"), ["run", "--project", "api", "--no-file-parallelism"]],

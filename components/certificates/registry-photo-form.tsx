@@ -38,6 +38,7 @@ export function RegistryPhotoForm({ locale, nationalities, person, onSaved }: Pr
     setValue("photo", bytes as Uint8Array<ArrayBuffer>, { shouldValidate: true });
   };
 
+  // eslint-disable-next-line react-hooks/refs -- handleSubmit runs this callback on submit, never during render
   const onSubmit = handleSubmit(async (values) => {
     const form = new FormData();
     form.append("nat", values.nat);

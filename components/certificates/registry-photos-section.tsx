@@ -43,6 +43,7 @@ export function RegistryPhotosSection({ locale, timeZone, photos, page, canSeePh
                   <td data-label={t("registry.photo")}>
                     {/* v= changes on replace, so the browser fetches the new photo for the same row id */}
                     <a href={`/api/dashboard/registry-photos/${p.id}?v=${p.createdAt.getTime()}`} target="_blank" rel="noreferrer">
+                      {/* eslint-disable-next-line @next/next/no-img-element -- an encrypted biometric photo behind the staff session: never handed to the image optimizer or its cache */}
                       <img className="registry-thumb" src={`/api/dashboard/registry-photos/${p.id}?v=${p.createdAt.getTime()}`} alt={`${t("registry.thumbnailAlt")} ${p.nat} ${p.docId}`} loading="lazy" />
                     </a>
                   </td>

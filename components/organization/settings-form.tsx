@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { ZOrganizationSettings, type OrganizationSettingsInput } from "@/lib/organizations/schemas";
 import { nationalities } from "@/lib/processes/check-national-id";
@@ -14,8 +14,8 @@ type Props = { locale: Locale; initial: OrganizationSettingsInput; editable: boo
 export function SettingsForm({ locale, initial, editable, timeZones }: Props) {
   const t = translatorFor(locale);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const { register, handleSubmit, watch, formState: { errors, isSubmitting } } = useForm<OrganizationSettingsInput>({ resolver: zodResolver(ZOrganizationSettings), defaultValues: initial });
-  const privateCallbacks = watch("allowPrivateCallbacks");
+  const { register, handleSubmit, control, formState: { errors, isSubmitting } } = useForm<OrganizationSettingsInput>({ resolver: zodResolver(ZOrganizationSettings), defaultValues: initial });
+  const privateCallbacks = useWatch({ control, name: "allowPrivateCallbacks" });
   const onSubmit = handleSubmit(async (values) => {
     const result = await updateSettingsAction(values);
     setMessage({ ok: result.ok, text: result.message });

@@ -22,17 +22,17 @@ export function CallbackLog({ processId, hasCallback, deliveries, canRedeliver, 
               {deliveries.map((job) => (
                 <tr key={job.id}>
                   <td data-label={t("detail.job")}>#{job.id}<div className="muted">{formatDateTime(job.createdAt, locale, timeZone)}</div></td>
-                  <td data-label={t("processes.status")}><span className={`badge badge-job-${job.status}`}>{job.status}</span></td>
+                  <td data-label={t("processes.status")}><span className={`badge badge-job-${job.status}`} data-status={job.status}>{t(`job.${job.status}`)}</span></td>
                   <td data-label={t("detail.attempts")}>
                     {job.log.length === 0 ? "—" : (
                       <ul className="attempts">
                         {job.log.map((a) => (
-                          <li key={a.id}>{a.attempt}. {a.outcome} · {a.detail} · {a.durationMs ?? "?"} ms · {formatDateTime(a.createdAt, locale, timeZone)}</li>
+                          <li key={a.id} data-outcome={a.outcome}>{a.attempt}. {t(`attempt.${a.outcome}`)} · <code>{a.detail}</code> · {a.durationMs ?? "?"} ms · {formatDateTime(a.createdAt, locale, timeZone)}</li>
                         ))}
                       </ul>
                     )}
                   </td>
-                  <td className="cell-clip" data-label={t("detail.lastError")}>{job.lastError ?? "—"}</td>
+                  <td className="cell-clip" data-label={t("detail.lastError")}>{job.lastError ? <code>{job.lastError}</code> : "—"}</td>
                 </tr>
               ))}
             </tbody>

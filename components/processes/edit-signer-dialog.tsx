@@ -28,6 +28,7 @@ export function EditSignerDialog({ processId, signer, locale, onDone, disabled }
     setServerError(null);
     dialog.current?.showModal();
   };
+  // eslint-disable-next-line react-hooks/refs -- handleSubmit runs this callback on submit, never during render
   const onSubmit = handleSubmit(async (values) => {
     const request = changedSignerRequest(processId, signer, values);
     if (!request) {

@@ -21,6 +21,7 @@ export function NewProcessForm({ locale, maxUploadMb, nationalities, labels }: P
   const [progress, setProgress] = useState<number | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
   const { register, control, handleSubmit, setError, formState: { errors, isSubmitting } } = useForm<NewProcessValues>({
+    // eslint-disable-next-line react-hooks/refs -- the resolver counts the files when the form is validated (on submit), never during render
     resolver: processFieldsResolver(() => filesRef.current.length),
     defaultValues: { signers: [emptySigner(nationalities[0])], signOrder: false, expireDays: "30", description: "", urlCallback: "", labels: [] },
   });

@@ -2,7 +2,7 @@ import type { ProcessEventRow } from "@/lib/processes/get-process-detail";
 import type { SignerRow } from "@/lib/processes/load-process-records";
 import type { MessageKey } from "@/lib/i18n/messages";
 import { formatDateTime } from "./format-date-time";
-import { describeProcessEvent } from "./describe-process-event";
+import { describeProcessEvent } from "@/lib/processes/describe-process-event";
 
 type Props = { events: ProcessEventRow[]; signers: SignerRow[]; t: (key: MessageKey) => string; locale: string; timeZone: string };
 

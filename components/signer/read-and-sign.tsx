@@ -124,6 +124,7 @@ function DeclineDialog({ locale, api, disabled }: { locale: SignerLocale; api: s
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<string | null>(null);
   const form = useForm<DeclineInput>({ resolver: zodResolver(ZDeclineSignature), defaultValues: { reason: "" } });
+  // eslint-disable-next-line react-hooks/refs -- handleSubmit runs this callback on submit, never during render
   const submit = form.handleSubmit(async (values) => {
     setError(null);
     const answer = await postJson(`${api}/decline`, values);

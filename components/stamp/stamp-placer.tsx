@@ -43,6 +43,7 @@ export function StampPlacer({ file, pageNumber, box, position, onMove, onDocumen
   useEffect(() => {
     let cancelled = false;
     let loaded: PDFDocumentProxy | null = null;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- forget the previous file's document while the new one loads (an external load, not derived state)
     setDoc(null);
     setFailed(false);
     void Promise.all([loadPdfjs(), file.arrayBuffer()])
@@ -58,8 +59,7 @@ export function StampPlacer({ file, pageNumber, box, position, onMove, onDocumen
       cancelled = true;
       void loaded?.destroy();
     };
-    // onDocument is a callback of the parent; a new file is what reloads
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- onDocument is the parent's callback; only a new file reloads
   }, [file]);
 
   useEffect(() => {
@@ -92,8 +92,7 @@ export function StampPlacer({ file, pageNumber, box, position, onMove, onDocumen
       cancelled = true;
       task?.cancel();
     };
-    // onPageSize is the parent's callback; only a new document or page choice redraws
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- onPageSize is the parent's callback; only a new document or page redraws
   }, [doc, pageNumber]);
 
   /** CSS pixels of the displayed sheet -> points, with the box's top-left corner at (left, top). */

@@ -44,6 +44,7 @@ export function StampSignForm({ locale, maxUploadMb, nationality }: Props) {
   const [signed, setSigned] = useState<Signed | null>(null);
   const positionRef = useMemo(() => ({ current: position }), [position]);
   const { register, control, handleSubmit, setError, formState: { errors, isSubmitting } } = useForm<StampFormValues>({
+    // eslint-disable-next-line react-hooks/refs -- the resolver reads the position when the form is validated (on submit), never during render
     resolver: signFieldsResolver(() => positionRef.current),
     defaultValues: { page: "1", names: "", last_names: "", person_id_type: "DNI", person_id: "", nationality, email: "", qr_type: "", qr_text: "", stamp_size: "1", sign_type: "agente", sign_username: "", sign_password: "", sign_pin: "" },
   });
@@ -60,6 +61,7 @@ export function StampSignForm({ locale, maxUploadMb, nationality }: Props) {
   // a bigger box or a smaller page can push the stamp off the page: pull it back inside
   useEffect(() => {
     if (!pageSize) return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the dragged position is state the user owns; a new page size clamps it once, keeping later drags
     setPosition((p) => {
       const x = Math.max(0, Math.min(p.x, Math.floor(pageSize.width - box.width)));
       const y = Math.max(0, Math.min(p.y, Math.floor(pageSize.height - box.height)));

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../fixtures/start-test-server";
 import { runAdminCli } from "../fixtures/run-admin-cli";
+import { asc, eq } from "drizzle-orm";
+import { openDatabase } from "@/db/client";
+import { auditLog, organizations } from "@/db/schema";
 
 const onPostgres = process.env.TEST_DATABASE === "postgres";
 
@@ -56,6 +59,25 @@ describe("admin CLI", () => {
     expect(cli("org:suspend", "acme.pe").stdout).toContain("suspended acme.pe");
     expect(cli("org:list").stdout).toMatch(/acme\.pe\tsuspended\t2 staff/);
     expect(cli("org:reactivate", "acme.pe").code).toBe(0);
+    // the private-callback switch and the time zone, with their audit entries
+    expect(cli("org:private-callbacks", "acme.pe", "on").stdout).toContain("acme.pe: callbacks may now go to private-network receivers");
+    expect(cli("org:private-callbacks", "acme.pe", "maybe")).toMatchObject({ code: 1, stderr: expect.stringContaining("on or off") });
+    expect(cli("org:private-callbacks", "acme.pe", "off").stdout).toContain("acme.pe: callbacks to private-network receivers are refused");
+    expect(cli("org:time-zone", "acme.pe", "America/Santiago").stdout).toContain("acme.pe: dashboard dates in America/Santiago");
+    expect(cli("org:time-zone", "acme.pe", "Mars/Base")).toMatchObject({ code: 1, stderr: expect.stringContaining("zona horaria desconocida") });
+    const database = await openDatabase({ databaseUrl: server.databaseUrl, dataDir: server.dataDir });
+    try {
+      const entries = await database.db.select({ action: auditLog.action, actor: auditLog.actor, detail: auditLog.detail }).from(auditLog).where(eq(auditLog.target, "acme.pe")).orderBy(asc(auditLog.id));
+      expect(entries.filter((e) => e.action.startsWith("organization.private_callbacks") || e.action === "organization.settings_changed")).toEqual([
+        { action: "organization.private_callbacks_allowed", actor: "admin-cli", detail: {} },
+        { action: "organization.private_callbacks_refused", actor: "admin-cli", detail: {} },
+        { action: "organization.settings_changed", actor: "admin-cli", detail: { timeZone: { from: "America/Lima", to: "America/Santiago" } } },
+      ]);
+      const [row] = await database.db.select().from(organizations).where(eq(organizations.domain, "acme.pe"));
+      expect(row).toMatchObject({ allowPrivateCallbacks: false, timeZone: "America/Santiago" });
+    } finally {
+      await database.close();
+    }
     if (!onPostgres) server = await startTestServer({ dataDir: server.dataDir });
     const login = await fetch(`${server.baseUrl}/api/auth/login`, {
       method: "POST",

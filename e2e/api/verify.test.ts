@@ -3,6 +3,10 @@ import { appendRevision, edited, locateSignature, nextObjectNumber, replaceBytes
 import { validatePdf } from "../fixtures/independent-validators";
 import { startTestServer, type TestServer } from "../fixtures/start-test-server";
 import { StampApiClient, fixture } from "../fixtures/stamp-api-client";
+import type { VerificationReport } from "@/lib/verification/verification-report";
+
+/** The verifier's answer: a report on success, the stamp-API error shape otherwise. */
+type VerifyAnswer = VerificationReport & { success: boolean; message?: string };
 
 let server: TestServer;
 let api: StampApiClient;
@@ -22,7 +26,7 @@ async function signThroughApi(pdf: Uint8Array, fields: Record<string, string | n
   return new Uint8Array(Buffer.from(body.signed_pdf, "base64"));
 }
 
-async function verify(pdf: Uint8Array): Promise<{ status: number; body: Record<string, any> }> {
+async function verify(pdf: Uint8Array): Promise<{ status: number; body: VerifyAnswer }> {
   const form = new FormData();
   form.append("file", new Blob([pdf as BlobPart], { type: "application/pdf" }), "documento.pdf");
   const response = await fetch(`${server.baseUrl}/api/verify`, { method: "POST", body: form });

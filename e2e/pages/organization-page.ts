@@ -32,4 +32,24 @@ export class OrganizationPage {
     await this.page.getByRole("button", { name: "Guardar" }).click();
     await expect(this.page.getByRole("status")).toContainText("Configuración guardada.");
   }
+
+  async setTimeZone(zone: string) {
+    await this.page.getByLabel("Zona horaria").selectOption(zone);
+    await this.save();
+    await expect(this.page.getByLabel("Zona horaria")).toHaveValue(zone);
+  }
+
+  async setPrivateCallbacks(on: boolean) {
+    const box = this.page.getByLabel("Permitir callbacks a direcciones de red privada");
+    await box.setChecked(on);
+    await this.save();
+    await expect(box).toBeChecked({ checked: on });
+  }
+
+  private async save() {
+    await this.page.getByRole("button", { name: "Guardar" }).click();
+    await expect(this.page.getByRole("status")).toContainText("Configuración guardada.");
+    // the saved value, not the form's own state: read the page again
+    await this.page.reload();
+  }
 }

@@ -84,7 +84,7 @@ test("staff notify again and reject with a confirmation; the callback log offers
   await expect(async () => {
     await page.reload();
     await expect(detail.callbackLog().locator("tbody tr")).toHaveCount(1);
-    await expect(detail.callbackLog()).toContainText("failed");
+    await expect(detail.callbackLog().locator('[data-outcome="failed"]').first()).toContainText("falló");
   }).toPass();
   await screenshotBoth(page, "dashboard-process-detail");
   await detail.callbackLog().getByRole("button", { name: "Reenviar callback" }).click();

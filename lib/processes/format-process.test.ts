@@ -45,6 +45,14 @@ describe("formatProcess", () => {
     expect(ZCallbackPayload.safeParse(payload).error).toBeUndefined();
     expect(payload.date).toBe(1735787045);
   });
+
+  it("counts the pages of the file the link serves: the upload's, plus the stamp page once someone signed", () => {
+    const documentUrl = () => "https://example.com/x";
+    const unsigned = { ...record, documents: [{ ...record.documents[0], pages: 2, stampPageAppended: false }] } as ProcessRecord;
+    const signed = { ...record, documents: [{ ...record.documents[0], pages: 2, stampPageAppended: true }] } as ProcessRecord;
+    expect(formatProcess(unsigned, { dates: "epoch", documentUrl }).documents[0].pages).toBe(2);
+    expect(formatProcess(signed, { dates: "epoch", documentUrl }).documents[0].pages).toBe(3);
+  });
 });
 
 describe("sign_data.facial.selfie on the wire", () => {

@@ -20,26 +20,26 @@ export function drawQrCode(text: string, box: StampBox): PDFOperator[] {
     throw new StampError("INVALID_QR", "El texto del QR es demasiado largo para un código QR.");
   }
   const side = Math.min(box.width, box.height);
-  const module = side / (modules.size + 2 * QUIET_ZONE);
-  if (module < MIN_QR_MODULE) {
+  const moduleSize = side / (modules.size + 2 * QUIET_ZONE);
+  if (moduleSize < MIN_QR_MODULE) {
     throw new StampError(
       "INVALID_QR",
       `El texto del QR es demasiado largo para este tamaño de sello (${modules.size} módulos); acorte el texto o use stamp_size 2.`,
     );
   }
-  const left = box.x + (box.width - side) / 2 + QUIET_ZONE * module;
-  const top = box.y + (box.height + side) / 2 - QUIET_ZONE * module;
+  const left = box.x + (box.width - side) / 2 + QUIET_ZONE * moduleSize;
+  const top = box.y + (box.height + side) / 2 - QUIET_ZONE * moduleSize;
 
   const ops: PDFOperator[] = [pushGraphicsState(), setFillingGrayscaleColor(0)];
   for (let row = 0; row < modules.size; row++) {
-    const y1 = top - row * module;
-    const y0 = y1 - module;
+    const y1 = top - row * moduleSize;
+    const y0 = y1 - moduleSize;
     for (let col = 0; col < modules.size; col++) {
       if (!modules.get(row, col)) continue;
       let end = col;
       while (end + 1 < modules.size && modules.get(row, end + 1)) end++;
-      const x0 = left + col * module;
-      const x1 = left + (end + 1) * module;
+      const x0 = left + col * moduleSize;
+      const x1 = left + (end + 1) * moduleSize;
       ops.push(moveTo(round(x0), round(y0)), lineTo(round(x1), round(y0)), lineTo(round(x1), round(y1)), lineTo(round(x0), round(y1)), closePath());
       col = end;
     }

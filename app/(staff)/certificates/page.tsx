@@ -29,7 +29,6 @@ export default async function CertificatesPage({ searchParams }: Props) {
     getOrganizationSettings({ organizationId: staff.organizationId }, db),
     listRegistryPhotos({ organizationId: staff.organizationId, query }, db),
   ]);
-  const now = Date.now();
   return (
     <div className="stack">
       <h1>{t("nav.certificates")}</h1>
@@ -46,7 +45,7 @@ export default async function CertificatesPage({ searchParams }: Props) {
                   <td data-label={t("certs.subject")}>{h.subject} <span className="muted">({h.source})</span></td>
                   <td data-label={t("certs.expires")}>{formatDateTime(h.notAfter, locale, staff.organizationTimeZone)}</td>
                   <td data-label={t("processes.status")}>
-                    {h.revokedAt ? <span className="badge badge-rejected">{t("api.revoked")}</span> : h.notAfter.getTime() < now ? <span className="badge badge-expired">{t("status.expired")}</span> : <span className="badge badge-active">{t("api.active")}</span>}
+                    {h.revokedAt ? <span className="badge badge-rejected">{t("api.revoked")}</span> : isPast(h.notAfter) ? <span className="badge badge-expired">{t("status.expired")}</span> : <span className="badge badge-active">{t("api.active")}</span>}
                   </td>
                   <td data-label="">{!h.revokedAt && <RevokeHolderButton holderId={h.id} username={h.signUsername} locale={locale} />}</td>
                 </tr>
@@ -89,4 +88,9 @@ export default async function CertificatesPage({ searchParams }: Props) {
       </section>
     </div>
   );
+}
+
+/** Read when the page is rendered on the server (a dynamic page: every request renders again). */
+function isPast(date: Date): boolean {
+  return date.getTime() < Date.now();
 }

@@ -1,5 +1,5 @@
-import type { ProcessEventRow } from "@/lib/processes/get-process-detail";
-import type { SignerRow } from "@/lib/processes/load-process-records";
+import type { ProcessEventRow } from "./get-process-detail";
+import type { SignerRow } from "./load-process-records";
 import type { MessageKey } from "@/lib/i18n/messages";
 import { fillMessage } from "@/lib/i18n/fill-message";
 

@@ -1,0 +1,24 @@
+// ESLint for the whole repository: Next.js core-web-vitals and TypeScript rules (eslint-config-next).
+// `npm run lint` fails on any warning; a suppression needs a comment saying why.
+import { defineConfig, globalIgnores } from "eslint/config";
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTypeScript from "eslint-config-next/typescript";
+
+export default defineConfig([
+  ...nextVitals,
+  ...nextTypeScript,
+  globalIgnores([".next/**", "node_modules/**", "data/**", "e2e/artifacts/**", "next-env.d.ts", "db/migrations/**"]),
+  {
+    // Playwright fixtures call their own `use(...)`, which is not React's hook
+    files: ["e2e/**"],
+    rules: { "react-hooks/rules-of-hooks": "off" },
+  },
+  {
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    rules: {
+      // a suppression must say why: `// eslint-disable-next-line rule -- reason`
+      "@typescript-eslint/ban-ts-comment": ["error", { "ts-expect-error": "allow-with-description" }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+    },
+  },
+]);
