@@ -41,6 +41,7 @@ export function StaffNav({ t, role, isPlatformAdmin }: { t: (key: MessageKey) =>
         </Link>
       ))}
       {isPlatformAdmin && <Link href="/platform">{t("nav.platform")}</Link>}
+      <Link href="/docs/api">{t("docs.apiTitle")}</Link>
       <span className="spacer" />
       <form action={signOutAction}>
         <button type="submit" className="button button-secondary">
