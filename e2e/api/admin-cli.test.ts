@@ -59,25 +59,6 @@ describe("admin CLI", () => {
     expect(cli("org:suspend", "acme.pe").stdout).toContain("suspended acme.pe");
     expect(cli("org:list").stdout).toMatch(/acme\.pe\tsuspended\t2 staff/);
     expect(cli("org:reactivate", "acme.pe").code).toBe(0);
-    // the private-callback switch and the time zone, with their audit entries
-    expect(cli("org:private-callbacks", "acme.pe", "on").stdout).toContain("acme.pe: callbacks may now go to private-network receivers");
-    expect(cli("org:private-callbacks", "acme.pe", "maybe")).toMatchObject({ code: 1, stderr: expect.stringContaining("on or off") });
-    expect(cli("org:private-callbacks", "acme.pe", "off").stdout).toContain("acme.pe: callbacks to private-network receivers are refused");
-    expect(cli("org:time-zone", "acme.pe", "America/Santiago").stdout).toContain("acme.pe: dashboard dates in America/Santiago");
-    expect(cli("org:time-zone", "acme.pe", "Mars/Base")).toMatchObject({ code: 1, stderr: expect.stringContaining("zona horaria desconocida") });
-    const database = await openDatabase({ databaseUrl: server.databaseUrl, dataDir: server.dataDir });
-    try {
-      const entries = await database.db.select({ action: auditLog.action, actor: auditLog.actor, detail: auditLog.detail }).from(auditLog).where(eq(auditLog.target, "acme.pe")).orderBy(asc(auditLog.id));
-      expect(entries.filter((e) => e.action.startsWith("organization.private_callbacks") || e.action === "organization.settings_changed")).toEqual([
-        { action: "organization.private_callbacks_allowed", actor: "admin-cli", detail: {} },
-        { action: "organization.private_callbacks_refused", actor: "admin-cli", detail: {} },
-        { action: "organization.settings_changed", actor: "admin-cli", detail: { timeZone: { from: "America/Lima", to: "America/Santiago" } } },
-      ]);
-      const [row] = await database.db.select().from(organizations).where(eq(organizations.domain, "acme.pe"));
-      expect(row).toMatchObject({ allowPrivateCallbacks: false, timeZone: "America/Santiago" });
-    } finally {
-      await database.close();
-    }
     if (!onPostgres) server = await startTestServer({ dataDir: server.dataDir });
     const login = await fetch(`${server.baseUrl}/api/auth/login`, {
       method: "POST",
@@ -86,4 +67,29 @@ describe("admin CLI", () => {
     });
     expect(login.status).toBe(200);
   });
+
+  // each CLI run opens the database afresh (seconds on a busy machine): a generous limit of its own
+  it("switches private-network callbacks and the time zone, each change audited", async () => {
+    if (!onPostgres) await server.stop();
+    const cli = (...args: string[]) => runAdminCli(args, server);
+    expect(cli("org:create", "--domain", "onprem.pe", "--owner-email", "boss@onprem.pe", "--owner-password", "Onprem-Owner-1").code).toBe(0);
+    expect(cli("org:private-callbacks", "onprem.pe", "on").stdout).toContain("onprem.pe: callbacks may now go to private-network receivers");
+    expect(cli("org:private-callbacks", "onprem.pe", "maybe")).toMatchObject({ code: 1, stderr: expect.stringContaining("on or off") });
+    expect(cli("org:private-callbacks", "onprem.pe", "off").stdout).toContain("onprem.pe: callbacks to private-network receivers are refused");
+    expect(cli("org:time-zone", "onprem.pe", "America/Santiago").stdout).toContain("onprem.pe: dashboard dates in America/Santiago");
+    expect(cli("org:time-zone", "onprem.pe", "Mars/Base")).toMatchObject({ code: 1, stderr: expect.stringContaining("zona horaria desconocida") });
+    const database = await openDatabase({ databaseUrl: server.databaseUrl, dataDir: server.dataDir });
+    try {
+      const entries = await database.db.select({ action: auditLog.action, actor: auditLog.actor, detail: auditLog.detail }).from(auditLog).where(eq(auditLog.target, "onprem.pe")).orderBy(asc(auditLog.id));
+      expect(entries.filter((e) => e.action.startsWith("organization.private_callbacks") || e.action === "organization.settings_changed")).toEqual([
+        { action: "organization.private_callbacks_allowed", actor: "admin-cli", detail: {} },
+        { action: "organization.private_callbacks_refused", actor: "admin-cli", detail: {} },
+        { action: "organization.settings_changed", actor: "admin-cli", detail: { timeZone: { from: "America/Lima", to: "America/Santiago" } } },
+      ]);
+      const [row] = await database.db.select().from(organizations).where(eq(organizations.domain, "onprem.pe"));
+      expect(row).toMatchObject({ allowPrivateCallbacks: false, timeZone: "America/Santiago" });
+    } finally {
+      await database.close();
+    }
+  }, 600_000);
 });

@@ -13,7 +13,7 @@ test("an admin creates a credential that works at once, then revokes it", async 
   const login = await loginWith(page.request, clientname, secret);
   expect(login.status()).toBe(200);
   expect((await login.json()).access_token).toBeTruthy();
-  await expect(access.row(clientname)).toContainText("operator");
+  await expect(access.row(clientname)).toContainText("Operador");
   await screenshotBoth(page, "dashboard-api-access");
 
   await access.revoke(clientname);

@@ -283,7 +283,7 @@ test("A cannot revoke or re-role B's API credential, nor remove B's staff", asyn
   });
   await expect(access.row(clientname).getByRole("status")).toHaveText("la credencial no existe o ya está revocada");
   await access.open();
-  await expect(access.row(clientname)).toContainText("operator");
+  await expect(access.row(clientname)).toContainText("Operador");
   await expect(access.row(clientname)).not.toContainText("Revocada");
 
   // B's credential still logs in, with its role unchanged

@@ -61,7 +61,7 @@ test("staff change the description, edit a signer's contact and remove a signer 
   await expect(detail.timeline().locator('[data-kind="modified"]').first()).toContainText("admin@demo.local");
   // the same audit entries as the process API path, attributed to the staff member
   await page.goto("/audit");
-  const entries = page.getByTestId("audit-row").filter({ hasText: "process.modified" }).filter({ hasText: processId });
+  const entries = page.getByTestId("audit-row").filter({ hasText: "Proceso modificado" }).filter({ hasText: processId });
   await expect(entries).toHaveCount(3);
   await expect(entries.first()).toContainText("admin@demo.local");
 });

@@ -62,7 +62,8 @@ test("the list filters by label, signer ID and status, and pages with a cursor",
   await list.open({ label });
   await list.filter({ status: "rejected" });
   await expect(page.getByTestId("processes-empty")).toBeVisible();
-  const today = new Date().toISOString().slice(0, 10);
+  // day filters are read in the organization's time zone (America/Lima by default)
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Lima" }).format(new Date());
   await list.open({ label });
   await list.filter({ status: "pending", from: today, to: today });
   await expect(list.rows()).toHaveCount(3);

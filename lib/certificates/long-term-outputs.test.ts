@@ -80,7 +80,7 @@ beforeAll(async () => {
   await services.db.update(organizations).set({ allowPrivateCallbacks: true }).where(eq(organizations.id, organization.id));
 
   const [user] = await services.db.select().from(users).where(eq(users.id, owner.id));
-  const caller = { userId: user.id, email: user.email, role: user.role, organizationId: organization.id, organizationDomain: "ltv.test", isPlatformAdmin: false };
+  const caller = { userId: user.id, email: user.email, role: user.role, organizationId: organization.id, organizationDomain: "ltv.test", organizationTimeZone: "America/Lima", isPlatformAdmin: false };
   const person = { names: "Rosa", last_names: "Huamán Soto", person_id: "45493496" };
   const stamp = async (fields: Record<string, unknown>, pdf: Uint8Array = CONTRACT) => {
     const result = await requestStampSignature({ caller, fields: ZSignPdfFields.parse(fields), pdf: { field: "pdf_file", filename: "c.pdf", contentType: "application/pdf", bytes: new Uint8Array(pdf) }, image: { field: "image", filename: "p.jpg", contentType: "image/jpeg", bytes: PORTRAIT } }, services);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { StampData } from "@/lib/stamp/build-stamp-content";
 import { drawStamp } from "@/lib/stamp/draw-stamp";
 import type { StampSize } from "@/lib/stamp/layout-stamp";
