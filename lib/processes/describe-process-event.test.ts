@@ -27,6 +27,7 @@ describe("describeProcessEvent", () => {
     [event("expired"), "El proceso venció sin completarse.", "The process expired before it was completed."],
     [event("links_issued", { actor: "api@acme.pe", detail: { links: 2, queued: 1 } }), "api@acme.pe emitió 2 enlace(s) de firma; 1 mensaje(s) en cola.", "api@acme.pe issued 2 signing link(s); 1 message(s) queued."],
     [event("callback_requeued", { actor: "admin@acme.pe", detail: { outboxId: 42 } }), "admin@acme.pe pidió reenviar el callback (trabajo n.º 42).", "admin@acme.pe asked to send the callback again (job #42)."],
+    [event("session_started", { signerId: "s2", detail: { method: "link", client: { ip: "10.0.0.1" } } }), "RUN (Chile) 11111111-1 abrió el enlace de firma.", "RUN (Chile) 11111111-1 opened the signing link."],
     [event("identity_failed", { detail: { attempt: 3 } }), "Se ingresó un número de documento que no coincide (intento 3).", "An ID number that does not match was entered (attempt 3)."],
   ])("%#: one sentence in Spanish and English, no JSON", (row, spanish, english) => {
     expect(describeProcessEvent(row, signers, es)).toBe(spanish);

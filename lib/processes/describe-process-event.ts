@@ -38,6 +38,8 @@ export function describeProcessEvent(event: ProcessEventRow, signers: SignerRow[
       return say("event.notified", { channel: detail.channel === "whatsapp" ? t("channel.whatsapp") : t("channel.email") });
     case "identity_verified":
       return say("event.identity_verified");
+    case "session_started":
+      return say("event.session_started");
     case "identity_failed":
       return say("event.identity_failed", { attempt: count(detail.attempt) });
     case "facial_recorded":
