@@ -64,8 +64,11 @@ export function PdfViewer({ url, pages, title, mark, placeholder, labels, onPage
     };
   }, [url]);
 
+  // the latest callback, read by the observers below without re-creating them
   const shownRef = useRef(onPageShown);
-  shownRef.current = onPageShown;
+  useEffect(() => {
+    shownRef.current = onPageShown;
+  });
 
   useEffect(() => {
     const root = rootRef.current;

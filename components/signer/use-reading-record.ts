@@ -35,22 +35,25 @@ export function useReadingRecord(api: string, documents: ReadableDocument[]): Re
 
   const flush = useCallback(async () => {
     if (sending.current) return;
-    const next = [...pending.current].find(([, pages]) => pages.size > 0);
-    if (!next) return;
-    const [documentId, pages] = next;
-    pending.current.set(documentId, new Set());
     sending.current = true;
-    const answer = await postJson(`${api}/pages`, { documentId, pages: [...pages] });
-    sending.current = false;
-    if (!answer.ok) {
-      // kept for the next report or the retry button
-      for (const page of pages) pending.current.get(documentId)!.add(page);
-      setFailedStatus(answer.status);
-      return;
+    try {
+      // one request at a time; pages shown meanwhile go in the next round of this loop
+      for (let next = nextBatch(pending.current); next; next = nextBatch(pending.current)) {
+        const [documentId, pages] = next;
+        pending.current.set(documentId, new Set());
+        const answer = await postJson(`${api}/pages`, { documentId, pages: [...pages] });
+        if (!answer.ok) {
+          // kept for the next report or the retry button
+          for (const page of pages) pending.current.get(documentId)!.add(page);
+          setFailedStatus(answer.status);
+          return;
+        }
+        setFailedStatus(null);
+        setProgress(answer.body as unknown as ServerProgress);
+      }
+    } finally {
+      sending.current = false;
     }
-    setFailedStatus(null);
-    setProgress(answer.body as unknown as ServerProgress);
-    void flush();
   }, [api]);
 
   const pageShown = useCallback(
@@ -65,4 +68,8 @@ export function useReadingRecord(api: string, documents: ReadableDocument[]): Re
 
   const recordedShown = progress?.documents.reduce((sum, d) => sum + d.shown, 0) ?? 0;
   return { shown: Math.min(seen, total), total, recordedShown, recorded: progress?.complete === true, failedStatus, pageShown, retry: () => void flush() };
+}
+
+function nextBatch(pending: Map<string, Set<number>>): [string, Set<number>] | undefined {
+  return [...pending].find(([, pages]) => pages.size > 0);
 }
