@@ -40,6 +40,8 @@ export function describeProcessEvent(event: ProcessEventRow, signers: SignerRow[
       return say("event.identity_verified");
     case "session_started":
       return say("event.session_started");
+    case "names_confirmed":
+      return say("event.names_confirmed");
     case "identity_failed":
       return say("event.identity_failed", { attempt: count(detail.attempt) });
     case "facial_recorded":

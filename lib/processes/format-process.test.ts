@@ -48,10 +48,11 @@ describe("formatProcess", () => {
 
   it("counts the pages of the file the link serves: the upload's, plus the stamp page once someone signed", () => {
     const documentUrl = () => "https://example.com/x";
+    const selfieUrl = () => "https://example.com/selfie";
     const unsigned = { ...record, documents: [{ ...record.documents[0], pages: 2, stampPageAppended: false }] } as ProcessRecord;
     const signed = { ...record, documents: [{ ...record.documents[0], pages: 2, stampPageAppended: true }] } as ProcessRecord;
-    expect(formatProcess(unsigned, { dates: "epoch", documentUrl }).documents[0].pages).toBe(2);
-    expect(formatProcess(signed, { dates: "epoch", documentUrl }).documents[0].pages).toBe(3);
+    expect(formatProcess(unsigned, { dates: "epoch", documentUrl, selfieUrl }).documents[0].pages).toBe(2);
+    expect(formatProcess(signed, { dates: "epoch", documentUrl, selfieUrl }).documents[0].pages).toBe(3);
   });
 });
 

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { processDocuments, processSigners, type SignerPinfo } from "@/db/schema";
+import { processDocuments, processSigners } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { concludeProcess } from "@/lib/processes/conclude-process";
 import { findActiveLinks } from "@/lib/processes/issue-signing-links";
