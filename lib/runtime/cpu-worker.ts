@@ -43,13 +43,30 @@ parentPort!.on("message", async (message: Incoming) => {
     const run = cpuTasks[message.task] as (input: unknown, context: TaskContext) => unknown;
     if (!message.timing) {
       const output = await run(message.input, context(message.id));
-      parentPort!.postMessage({ kind: "done", id: message.id, ok: true, output });
+      parentPort!.postMessage({ kind: "done", id: message.id, ok: true, output }, ownedBuffers(output));
       return;
     }
     // a profiled request: the stages measured here travel back with the output
     const { result, stages, totalMs } = await recordStages(async () => run(message.input, context(message.id)));
-    parentPort!.postMessage({ kind: "done", id: message.id, ok: true, output: result, timing: { stages, totalMs } });
+    parentPort!.postMessage({ kind: "done", id: message.id, ok: true, output: result, timing: { stages, totalMs } }, ownedBuffers(result));
   } catch (error) {
     parentPort!.postMessage({ kind: "done", id: message.id, ok: false, error: serializeError(error) });
   }
 });
+
+const TRANSFER_FROM_BYTES = 64 * 1024;
+
+/**
+ * The large byte arrays of a task's output (itself or its top-level fields) that alone own their
+ * memory: moved to the main thread instead of copied (a signed 50 MB PDF). Small arrays, views into
+ * a larger buffer (Node's shared pool among them) and shared memory are copied as usual.
+ */
+function ownedBuffers(output: unknown): ArrayBuffer[] {
+  const candidates = output instanceof Uint8Array ? [output] : output && typeof output === "object" ? Object.values(output) : [];
+  const buffers = new Set<ArrayBuffer>();
+  for (const value of candidates) {
+    if (!(value instanceof Uint8Array) || !(value.buffer instanceof ArrayBuffer)) continue;
+    if (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength && value.byteLength >= TRANSFER_FROM_BYTES) buffers.add(value.buffer);
+  }
+  return [...buffers];
+}

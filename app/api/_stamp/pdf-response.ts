@@ -8,8 +8,10 @@ export type OutputLevel = { padesLevel: PadesLevel | null; revocationUnavailable
  * The PAdES level rides along (pades_level, or the X-Pades-Level header for binary answers).
  */
 export function pdfResponse(pdf: Uint8Array, txToken: string, binary: boolean, level: OutputLevel): Response {
+  // a view, not a copy: the signed file may be 50 MB
+  const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
   if (binary) {
-    return new Response(Buffer.from(pdf), {
+    return new Response(bytes as Uint8Array<ArrayBuffer>, {
       headers: {
         "content-type": "application/pdf",
         "content-disposition": `attachment; filename="${txToken}.pdf"`,
@@ -22,7 +24,7 @@ export function pdfResponse(pdf: Uint8Array, txToken: string, binary: boolean, l
     success: true,
     message: "OK",
     tx_token: txToken,
-    signed_pdf: Buffer.from(pdf).toString("base64"),
+    signed_pdf: bytes.toString("base64"),
     pades_level: level.padesLevel,
     ...(level.revocationUnavailable.length ? { revocation_unavailable: level.revocationUnavailable } : {}),
   });
