@@ -32,8 +32,15 @@ type Job = {
 };
 type WorkerMessage =
   | { kind: "done"; id: number; ok: boolean; output?: unknown; error?: SerializedError; timing?: TaskTiming }
-  | { kind: "call"; id: number; callId: number; name: string; args: unknown[] };
-type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout };
+  | { kind: "call"; id: number; callId: number; name: string; args: unknown[] }
+  | { kind: "started"; id: number };
+type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout; booted?: boolean };
+
+/**
+ * A new worker first loads its modules (seconds on a busy machine when run from sources); that boot
+ * is not the task's time. Until the worker says it started the task, it gets this much more.
+ */
+const WORKER_BOOT_ALLOWANCE_MS = 30_000;
 
 /**
  * A small pool of worker threads for CPU-heavy, pure work (PDF verification, PKCS#12 import), so
@@ -87,7 +94,7 @@ export class CpuPool {
       if (!slot) return;
       const job = this.queue.shift()!;
       slot.job = job;
-      slot.timer = setTimeout(() => this.fail(slot!, new PdfError("PDF_TOO_COMPLEX", { reason: `task ${job.task} ran past ${this.taskTimeoutMs} ms` })), this.taskTimeoutMs);
+      this.startTimer(slot, job, slot.booted ? this.taskTimeoutMs : this.taskTimeoutMs + WORKER_BOOT_ALLOWANCE_MS);
       slot.worker.postMessage({ kind: "task", id: job.id, task: job.task, input: job.input, timing: job.timing || undefined });
     }
   }
@@ -103,6 +110,12 @@ export class CpuPool {
     worker.on("message", (message: WorkerMessage) => {
       const job = slot.job;
       if (!job || job.id !== message.id) return;
+      if (message.kind === "started") {
+        // the task's own time limit runs from here, whatever the worker's boot took
+        if (!slot.booted) this.startTimer(slot, job, this.taskTimeoutMs);
+        slot.booted = true;
+        return;
+      }
       if (message.kind === "call") return void this.answer(slot, job, message);
       this.settle(slot);
       if (message.ok) job.resolve({ output: message.output, timing: message.timing });
@@ -132,6 +145,11 @@ export class CpuPool {
       (output) => reply({ ok: true, output }),
       (error: unknown) => reply({ ok: false, error: serializeError(error) }),
     );
+  }
+
+  private startTimer(slot: Slot, job: Job, ms: number): void {
+    clearTimeout(slot.timer);
+    slot.timer = setTimeout(() => this.fail(slot, new PdfError("PDF_TOO_COMPLEX", { reason: `task ${job.task} ran past ${this.taskTimeoutMs} ms` })), ms);
   }
 
   private settle(slot: Slot): void {

@@ -30,6 +30,8 @@ const context = (jobId: number): TaskContext => ({
     }),
 });
 
+let booted = false;
+
 // One task at a time per worker: the pool never sends another before this one answers.
 parentPort!.on("message", async (message: Incoming) => {
   if (message.kind === "reply") {
@@ -38,6 +40,11 @@ parentPort!.on("message", async (message: Incoming) => {
     if (message.ok) call?.resolve(message.output);
     else call?.reject(deserializeError(message.error!));
     return;
+  }
+  if (!booted) {
+    // once per worker: from now on the pool's time limit is the task's alone (module loading is done)
+    booted = true;
+    parentPort!.postMessage({ kind: "started", id: message.id });
   }
   try {
     const run = cpuTasks[message.task] as (input: unknown, context: TaskContext) => unknown;
