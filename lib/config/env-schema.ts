@@ -25,6 +25,9 @@ export const ZEnv = z.object({
   WHATSAPP_API_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
   WHATSAPP_TOKEN: optionalString,
   WHATSAPP_PHONE_NUMBER_ID: z.preprocess(emptyAsUndefined, z.string().regex(/^\d+$/, "must be the numeric phone number id").optional()),
+  // approved template for business-initiated messages; its body parameters are listed in README.md
+  WHATSAPP_TEMPLATE_NAME: z.preprocess(emptyAsUndefined, z.string().regex(/^[a-z0-9_]{1,512}$/, "must be a template name: lowercase letters, digits and _").optional()),
+  WHATSAPP_TEMPLATE_LANGUAGE: z.preprocess(emptyAsUndefined, z.string().regex(/^[a-z]{2,3}(_[A-Za-z]{2,4})?$/, "must be a template language code such as es, es_PE or pt_BR").default("es")),
   MAX_UPLOAD_MB: z.preprocess(emptyAsUndefined, z.coerce.number().positive().max(2048).default(50)),
   ORG_DOMAIN: z.preprocess(
     emptyAsUndefined,

@@ -10,7 +10,7 @@ describe("loadConfig", () => {
   it("applies the documented defaults", () => {
     const dir = tempDir();
     const config = loadConfig({ DATA_DIR: path.join(dir, "data") });
-    expect(config).toMatchObject({ PORT: 3000, APP_ENV: "quality", MAX_UPLOAD_MB: 50, ORG_DOMAIN: "demo.local", ADMIN_EMAIL: "admin@demo.local", databaseKind: "pglite" });
+    expect(config).toMatchObject({ PORT: 3000, APP_ENV: "quality", MAX_UPLOAD_MB: 50, ORG_DOMAIN: "demo.local", ADMIN_EMAIL: "admin@demo.local", WHATSAPP_TEMPLATE_LANGUAGE: "es", databaseKind: "pglite" });
     expect(config.maxUploadBytes).toBe(50 * 1024 * 1024);
     expect(config.publicUrl).toBe("http://localhost:3000");
   });
@@ -31,6 +31,8 @@ describe("loadConfig", () => {
     [{ ADMIN_EMAIL: "nope" }, /ADMIN_EMAIL/],
     [{ ADMIN_PASSWORD: "short" }, /ADMIN_PASSWORD/],
     [{ SMTP_URL: "http://mail" }, /SMTP_URL/],
+    [{ WHATSAPP_TEMPLATE_NAME: "Firma Solicitud" }, /WHATSAPP_TEMPLATE_NAME/],
+    [{ WHATSAPP_TEMPLATE_LANGUAGE: "español" }, /WHATSAPP_TEMPLATE_LANGUAGE/],
   ])("names the variable of a bad value %o", (env, expected) => {
     expect(() => loadConfig({ DATA_DIR: path.join(tempDir(), "data"), ...env })).toThrow(expected);
   });

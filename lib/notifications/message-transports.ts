@@ -3,13 +3,16 @@ import type { Db } from "@/db/client";
 import { devMailbox } from "@/db/schema";
 
 export type OutgoingEmail = { to: string; subject: string; text: string; html: string };
-export type OutgoingWhatsapp = { to: string; body: string };
+/** `body` is the free-form text; `templateParameters` fill the approved template's body {{1}}, {{2}}, … */
+export type OutgoingWhatsapp = { to: string; body: string; templateParameters: string[] };
 export type TransportSettings = {
   SMTP_URL?: string;
   MAIL_FROM: string;
   WHATSAPP_API_URL?: string;
   WHATSAPP_TOKEN?: string;
   WHATSAPP_PHONE_NUMBER_ID?: string;
+  WHATSAPP_TEMPLATE_NAME?: string;
+  WHATSAPP_TEMPLATE_LANGUAGE?: string;
 };
 type Context = { organizationId: string; processId: string };
 
@@ -30,26 +33,48 @@ export async function sendEmail(message: OutgoingEmail, context: Context, settin
   return `smtp ${info.messageId ?? ""}`.trim();
 }
 
-/** WhatsApp Cloud API text message when WHATSAPP_* are set; otherwise kept in the dev mailbox. */
+/** Cloud API rule for template parameters: no new lines or tabs, no more than 4 spaces in a row. */
+const templateParameterText = (value: string) => value.replace(/\s+/g, " ").trim().slice(0, 1024) || "-";
+
+/**
+ * The Cloud API request body. We keep no record of messages a signer sent us, so we never know we
+ * are inside the 24-hour customer-service window: with a template configured every message uses
+ * it; free-form text is only sent when no template is configured (it reaches only signers who wrote
+ * to the business number in the last 24 hours).
+ */
+export function whatsappMessagePayload(message: OutgoingWhatsapp, settings: Pick<TransportSettings, "WHATSAPP_TEMPLATE_NAME" | "WHATSAPP_TEMPLATE_LANGUAGE">) {
+  const to = message.to.replace(/^\+/, "");
+  if (!settings.WHATSAPP_TEMPLATE_NAME) {
+    return { messaging_product: "whatsapp", recipient_type: "individual", to, type: "text", text: { preview_url: true, body: message.body } };
+  }
+  return {
+    messaging_product: "whatsapp",
+    recipient_type: "individual",
+    to,
+    type: "template",
+    template: {
+      name: settings.WHATSAPP_TEMPLATE_NAME,
+      language: { policy: "deterministic", code: settings.WHATSAPP_TEMPLATE_LANGUAGE ?? "es" },
+      components: [{ type: "body", parameters: message.templateParameters.map((text) => ({ type: "text", text: templateParameterText(text) })) }],
+    },
+  };
+}
+
+/** WhatsApp Cloud API message (template or text, see whatsappMessagePayload) when WHATSAPP_* are set; otherwise kept in the dev mailbox. */
 export async function sendWhatsapp(message: OutgoingWhatsapp, context: Context, settings: TransportSettings, db: Db): Promise<string> {
   const { WHATSAPP_API_URL: base, WHATSAPP_TOKEN: token, WHATSAPP_PHONE_NUMBER_ID: phoneId } = settings;
   if (!base || !token || !phoneId) {
     await db.insert(devMailbox).values({ ...context, channel: "whatsapp", recipient: message.to, body: message.body });
     return "kept in dev mailbox";
   }
+  const payload = whatsappMessagePayload(message, settings);
   const response = await fetch(`${base.replace(/\/$/, "")}/${phoneId}/messages`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify({
-      messaging_product: "whatsapp",
-      recipient_type: "individual",
-      to: message.to.replace(/^\+/, ""),
-      type: "text",
-      text: { preview_url: true, body: message.body },
-    }),
+    body: JSON.stringify(payload),
     signal: AbortSignal.timeout(10_000),
   });
   const detail = (await response.text()).slice(0, 300);
   if (!response.ok) throw new Error(`WhatsApp API HTTP ${response.status}: ${detail}`);
-  return `whatsapp HTTP ${response.status}`;
+  return `whatsapp ${payload.type}${payload.type === "template" ? ` ${settings.WHATSAPP_TEMPLATE_NAME}` : ""} HTTP ${response.status}`;
 }

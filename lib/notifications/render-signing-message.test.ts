@@ -15,6 +15,7 @@ describe("renderSigningMessage", () => {
     expect(message.subject).toContain("Contrato 2026");
     expect(message.html).toContain("Acme &#60;SAC&#62;");
     expect(message.whatsapp).toContain("Firme aquí");
+    expect(message.whatsappTemplate).toEqual(["Acme <SAC>", "«Contrato 2026»", "https://firmas.example/ui/signature_processes/abc", "28/02/2026 22:30 (UTC-05:00)"]);
   });
   it("formats positive offsets", () => {
     expect(formatExpiry(new Date("2026-01-01T00:00:00Z"), "+05:30")).toBe("01/01/2026 05:30 (UTC+05:30)");

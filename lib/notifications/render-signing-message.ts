@@ -8,7 +8,11 @@ export type SigningMessageInput = {
   signerAlias?: string;
 };
 
-export type SigningMessage = { subject: string; text: string; html: string; whatsapp: string };
+/**
+ * `whatsappTemplate` fills the approved template's body {{1}}..{{4}}: organization, what to sign,
+ * signing link, link expiry (README.md, WHATSAPP_TEMPLATE_NAME).
+ */
+export type SigningMessage = { subject: string; text: string; html: string; whatsapp: string; whatsappTemplate: string[] };
 
 /** The link's expiry in the signer's offset: `31/12/2026 18:30 (UTC-05:00)`. */
 export function formatExpiry(date: Date, tz: string): string {
@@ -44,5 +48,6 @@ export function renderSigningMessage(input: SigningMessageInput): SigningMessage
 <p>El enlace vence el ${escapeHtml(expiry)}.</p>
 <p style="color:#666">Si no esperaba este mensaje, puede ignorarlo.</p>`;
   const whatsapp = `${greeting} ${input.organizationName} le ha enviado ${what} para firmar. Firme aquí: ${input.link} (vence el ${expiry}).`;
-  return { subject, text, html, whatsapp };
+  const whatsappTemplate = [input.organizationName, what, input.link, expiry];
+  return { subject, text, html, whatsapp, whatsappTemplate };
 }
