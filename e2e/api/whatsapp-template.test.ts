@@ -42,7 +42,7 @@ describe("WhatsApp through the Cloud API with an approved template", () => {
   it("sends the configured template with the body parameters {{1}}..{{4}} and marks the signer notified", async () => {
     const byWhatsapp = signer({ contactInfo: { type: "whatsapp", value: "+51999888777", tz: "-03:00" } });
     const response = await admin.create({ signers: [byWhatsapp], description: "Contrato\nde alquiler" });
-    expect(response.status).toBe(200);
+    expect(response.status).toBe(201);
     const { id, msg } = await response.json();
     const request = await waitFor(async () => requests.find((r) => r.body.includes(msg)));
     expect(request).toMatchObject({ method: "POST", url: "/v21.0/106540352242922/messages", authorization: "Bearer cloud-api-test-token" });
