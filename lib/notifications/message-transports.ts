@@ -33,6 +33,14 @@ export async function sendEmail(message: OutgoingEmail, context: Context, settin
   return `smtp ${info.messageId ?? ""}`.trim();
 }
 
+type WhatsappEnvelope = { messaging_product: "whatsapp"; recipient_type: "individual"; to: string };
+export type WhatsappPayload =
+  | (WhatsappEnvelope & { type: "text"; text: { preview_url: boolean; body: string } })
+  | (WhatsappEnvelope & {
+      type: "template";
+      template: { name: string; language: { policy: "deterministic"; code: string }; components: { type: "body"; parameters: { type: "text"; text: string }[] }[] };
+    });
+
 /** Cloud API rule for template parameters: no new lines or tabs, no more than 4 spaces in a row. */
 const templateParameterText = (value: string) => value.replace(/\s+/g, " ").trim().slice(0, 1024) || "-";
 
@@ -42,7 +50,7 @@ const templateParameterText = (value: string) => value.replace(/\s+/g, " ").trim
  * it; free-form text is only sent when no template is configured (it reaches only signers who wrote
  * to the business number in the last 24 hours).
  */
-export function whatsappMessagePayload(message: OutgoingWhatsapp, settings: Pick<TransportSettings, "WHATSAPP_TEMPLATE_NAME" | "WHATSAPP_TEMPLATE_LANGUAGE">) {
+export function whatsappMessagePayload(message: OutgoingWhatsapp, settings: Pick<TransportSettings, "WHATSAPP_TEMPLATE_NAME" | "WHATSAPP_TEMPLATE_LANGUAGE">): WhatsappPayload {
   const to = message.to.replace(/^\+/, "");
   if (!settings.WHATSAPP_TEMPLATE_NAME) {
     return { messaging_product: "whatsapp", recipient_type: "individual", to, type: "text", text: { preview_url: true, body: message.body } };
