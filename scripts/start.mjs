@@ -36,8 +36,6 @@ if (buildIsStale()) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-// keep idle connections longer than the usual 60 s of load balancers in front, so they never reuse a
-// socket the server has just closed
-const server = spawn(process.execPath, [nextBin, "start", "-p", process.env.PORT || "3000", "--keepAliveTimeout", "70000"], { cwd: root, stdio: "inherit" });
+const server = spawn(process.execPath, [nextBin, "start", "-p", process.env.PORT || "3000"], { cwd: root, stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
