@@ -81,7 +81,7 @@ async function main(): Promise<void> {
 
   const clip = readY4mFrames(read("video/face-obama-640x480-5fps.y4m"), [0, 2, 4, 6, 8, 10]);
   const livenessTimes: number[] = [];
-  for (let round = 0; round < rounds; round++) livenessTimes.push((await timed(() => assessLiveness(clip, { challenge: "turn-left" })))[0]);
+  for (let round = 0; round < rounds; round++) livenessTimes.push((await timed(() => assessLiveness(clip, { challenges: ["turn-left"] })))[0]);
   stats("assessLiveness (6 frames 640×480)", livenessTimes);
 
   const memory = engine.human.tf.memory() as { numTensors: number; numBytes: number };

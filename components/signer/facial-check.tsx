@@ -6,21 +6,22 @@ import { callSignerApi } from "./call-signer-api";
 import { cameraProblemOf, grabFrame, openFrontCamera, shrinkPhoto, wait, type CameraProblem } from "./capture-frames";
 import { signerTranslator, type SignerLocale, type SignerMessageKey } from "./signer-messages";
 
-type Challenge = "turn-left" | "turn-right" | "move-closer";
+type Challenge = "turn-left" | "turn-right" | "look-up" | "smile" | "move-closer";
 type Phase = "intro" | "starting" | "preview" | "look" | "move" | "checking" | "camera-problem";
 type Feedback = { tone: "error" | "info"; text: string; detail?: string } | null;
 
-/** After the "look at the camera" frame, this many frames over ~2 s while the signer moves. */
-const MOVE_FRAMES = 5;
-const FRAME_GAP_MS = 400;
-const LOOK_MS = 600;
+/** Per movement: time to react to the instruction, then this many frames while the signer moves. */
+const REACT_MS = 1000;
+const MOVE_FRAMES = 3;
+const FRAME_GAP_MS = 500;
+const LOOK_MS = 800;
 
 /**
- * The selfie step: guidance, the front camera with an oval to frame the face, then a short
- * movement challenge chosen by the server (frames captured unmirrored as JPEG), checked on the
- * server against the registry photo or the ID document photo.
+ * The selfie step: guidance, the front camera with an oval to frame the face, then two short
+ * movements the server chooses when the capture starts (frames captured unmirrored as JPEG),
+ * checked on the server against the registry photo or the portrait of the ID document photo.
  */
-export function FacialCheck(props: { locale: SignerLocale; api: string; challenge: Challenge; attemptsLeft: number; needsIdDocument: boolean }) {
+export function FacialCheck(props: { locale: SignerLocale; api: string; attemptsLeft: number; needsIdDocument: boolean }) {
   const t = signerTranslator(props.locale);
   const router = useRouter();
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -30,7 +31,8 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; challeng
   const [phase, setPhase] = useState<Phase>("intro");
   const [problem, setProblem] = useState<CameraProblem | null>(null);
   const [playing, setPlaying] = useState(false);
-  const [challenge, setChallenge] = useState<Challenge>(props.challenge);
+  const [challenges, setChallenges] = useState<Challenge[]>([]);
+  const [step, setStep] = useState(0);
   const [attemptsLeft, setAttemptsLeft] = useState(props.attemptsLeft);
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [idDocument, setIdDocument] = useState<Blob | null>(null);
@@ -67,20 +69,35 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; challeng
     const video = videoRef.current!;
     const canvas = canvasRef.current!;
     setFeedback(null);
+    // the movements are chosen by the server now, and the frames are due within 90 s
+    const started = await callSignerApi(`${props.api}/facial/challenge`, { method: "POST" });
+    const ticket = started.body as { challenges?: Challenge[]; ticket?: string };
+    if (!started.ok || !ticket.ticket || !ticket.challenges) {
+      setFeedback({ tone: "error", text: t(started.status === 0 ? "error.network" : started.status === 401 ? "error.session" : "facial.retry.challenge_expired") });
+      if (started.status !== 0 && started.status !== 401) router.refresh();
+      return;
+    }
+    setChallenges(ticket.challenges);
+    setStep(0);
     setPhase("look");
     await wait(LOOK_MS);
     const frames = [await grabFrame(video, canvas)];
-    setPhase("move");
-    for (let i = 0; i < MOVE_FRAMES; i++) {
-      await wait(FRAME_GAP_MS);
-      frames.push(await grabFrame(video, canvas));
+    for (const [index] of ticket.challenges.entries()) {
+      setStep(index);
+      setPhase("move");
+      await wait(REACT_MS);
+      for (let i = 0; i < MOVE_FRAMES; i++) {
+        frames.push(await grabFrame(video, canvas));
+        if (i < MOVE_FRAMES - 1) await wait(FRAME_GAP_MS);
+      }
     }
     setPhase("checking");
     const body = new FormData();
+    body.append("ticket", ticket.ticket);
     frames.forEach((frame, i) => body.append("frame", frame, `frame-${i}.jpg`));
     if (idDocument) body.append("idDocument", idDocument, "id-document.jpg");
     const answer = await callSignerApi(`${props.api}/facial`, { method: "POST", body });
-    const result = answer.body as { status?: string; reason?: string; attemptsLeft?: number; challenge?: Challenge; };
+    const result = answer.body as { status?: string; reason?: string; attemptsLeft?: number };
     if (answer.ok && result.status === "passed") {
       stopCamera();
       setFeedback({ tone: "info", text: t("facial.passed") });
@@ -90,7 +107,6 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; challeng
       stopCamera();
       return router.refresh();
     }
-    if (result.challenge) setChallenge(result.challenge);
     if (typeof result.attemptsLeft === "number") setAttemptsLeft(result.attemptsLeft);
     setPhase("preview");
     if (answer.ok && result.status === "retry") {
@@ -109,10 +125,11 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; challeng
 
   const busy = phase === "look" || phase === "move" || phase === "checking";
   const cameraOn = phase === "preview" || busy;
-  const instruction = phase === "look" ? t("facial.look") : phase === "move" ? t(`facial.${challenge}` as SignerMessageKey) : phase === "checking" ? t("facial.checking") : t("facial.ready");
+  const challenge = challenges[step];
+  const instruction = phase === "look" ? t("facial.look") : phase === "move" && challenge ? t(`facial.${challenge}` as SignerMessageKey) : phase === "checking" ? t("facial.checking") : t("facial.ready");
 
   return (
-    <section className="signer-card card stack" aria-labelledby="facial-title" data-challenge={challenge} data-phase={phase}>
+    <section className="signer-card card stack" aria-labelledby="facial-title" data-phase={phase} data-challenges={challenges.join(" ")} data-step={phase === "move" ? `challenge-${step}` : phase}>
       <h1 id="facial-title" ref={phase === "camera-problem" ? undefined : headingRef} tabIndex={-1}>
         {t("facial.title")}
       </h1>
@@ -138,9 +155,7 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; challeng
                 <li>{t("facial.tip.frame")}</li>
                 <li>{t("facial.tip.alone")}</li>
               </ul>
-              <p>
-                {t("facial.challenge")} <strong>{t(`facial.challenge.${challenge}` as SignerMessageKey)}</strong>
-              </p>
+              <p>{t("facial.twoMovements")}</p>
               {props.needsIdDocument && (
                 <div>
                   <label htmlFor="id-document">{t("facial.idDocument")}</label>
@@ -172,11 +187,7 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; challeng
               {instruction}
             </p>
           )}
-          {phase === "preview" && (
-            <p className="hint">
-              {t("facial.challenge")} <strong>{t(`facial.challenge.${challenge}` as SignerMessageKey)}</strong>
-            </p>
-          )}
+          {phase === "preview" && <p className="hint">{t("facial.twoMovements")}</p>}
           {feedback && (
             <div className={feedback.tone === "error" ? "alert" : "notice"} role="alert" data-testid="facial-feedback">
               <p>{feedback.text}</p>

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { selfieLinkUrl } from "@/lib/processes/selfie-link";
+import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
 import { SHARED_DIR } from "../fixtures/shared-dir";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -169,13 +170,11 @@ describe("sign_data.facial.selfie is a signed, expiring link to the decrypted se
     const { id, msg: link } = await (await admin.create({ signers: [person], description: "selfie" })).json();
     const flow = signerHttp(base, link);
     expect((await flow.identify(person.doc_id)).status).toBe(200);
-    const face = fs.readFileSync(path.join(SHARED_DIR, "fixtures/faces/person-a-obama/a2-selfie-like-480x640.jpg"));
-    const portrait = fs.readFileSync(path.join(SHARED_DIR, "fixtures/faces/person-a-obama/a1-id-portrait-413x531.jpg"));
-    const form = new FormData();
+    const face = new Uint8Array(fs.readFileSync(path.join(SHARED_DIR, "fixtures/faces/person-a-obama/a2-selfie-like-480x640.jpg")));
+    const card = photographCard({ portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: person.doc_id });
     // identical frames: a judged try that fails liveness, recorded with its selfie
-    for (let i = 0; i < 3; i++) form.append("frame", new Blob([face], { type: "image/jpeg" }), `f${i}.jpg`);
-    form.append("idDocument", new Blob([portrait], { type: "image/jpeg" }), "dni.jpg");
-    const tried = await fetch(`${base}/api/signer/${flow.token}/facial`, { method: "POST", headers: { cookie: flow.cookie() }, body: form });
+    const { ticket } = await flow.startFacialTry();
+    const tried = await flow.facialTry({ ticket, frames: Array(7).fill(face), idDocument: card });
     expect(tried.status, await tried.clone().text()).toBe(200);
 
     const listed = ListPage.parse(await (await admin.list({ process_id: id })).json()).signatureProcesses[0];

@@ -33,12 +33,16 @@ export class SignerPage {
   }
 
   facialStep() {
-    return this.page.locator("[data-challenge]");
+    return this.page.locator("[data-step]");
   }
 
-  async challenge(): Promise<"turn-left" | "turn-right"> {
+  async expectFacialStep() {
     await expect(this.facialStep()).toBeVisible();
-    return (await this.facialStep().getAttribute("data-challenge")) as "turn-left" | "turn-right";
+  }
+
+  /** Chooses the photo of the ID document (a PNG/JPEG file's bytes). */
+  async chooseIdDocument(bytes: Uint8Array) {
+    await this.page.getByLabel("Foto del frente de su documento de identidad").setInputFiles({ name: "dni.jpg", mimeType: "image/jpeg", buffer: Buffer.from(bytes) });
   }
 
   async startCamera() {
@@ -46,15 +50,15 @@ export class SignerPage {
   }
 
   /**
-   * Starts the challenge as soon as the camera plays (the fake clip starts its start pose with the
-   * camera) and returns the server's answer (status, reason, attempts left) once it arrives.
+   * Starts the capture once the camera plays; the (scripted) camera follows the two movements the
+   * page asks for. Returns the server's answer (status, reason, attempts left) once it arrives.
    */
   async runChallenge(): Promise<{ status: string; reason?: string; attemptsLeft?: number }> {
     const begin = this.page.getByRole("button", { name: /^(Comenzar|Intentar de nuevo)$/ });
     await expect(begin).toBeEnabled();
-    const answer = this.page.waitForResponse((r) => r.url().endsWith("/facial") && r.request().method() === "POST", { timeout: 60_000 });
+    const answer = this.page.waitForResponse((r) => r.url().endsWith("/facial") && r.request().method() === "POST", { timeout: 90_000 });
     await begin.click();
-    await expect(this.page.getByTestId("selfie-instruction")).toContainText(/gire la cabeza/i);
+    await expect(this.facialStep()).toHaveAttribute("data-step", "challenge-0");
     const outcome = await (await answer).json();
     console.log(`facial check: ${outcome.status}${outcome.reason ? ` (${outcome.reason})` : ""}`);
     return outcome;

@@ -2,8 +2,9 @@ import { expect, test } from "@playwright/test";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN } from "../fixtures/start-test-server";
 import { login, processApi, signer, type ProcessApi } from "../fixtures/process-api-client";
 import { launchCameraBrowser, PHONE, DESKTOP } from "../fixtures/camera-browser";
-import { stillClip, turningClip } from "../fixtures/face-clips";
-import { facePhoto } from "../fixtures/signer-documents";
+import { noFaceClip } from "../fixtures/face-clips";
+import { posesOf, useScriptedCamera } from "../fixtures/scripted-camera";
+import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
 import { SignerPage } from "../pages/signer-page";
 
 // the suite's own server (playwright.config.ts): no callbacks needed here
@@ -74,15 +75,16 @@ test.describe("facial step", () => {
     await start.open(link);
     await start.identify(person.doc_id);
     await start.confirmNames({ given: "Ana", family: "Soto" });
-    await start.challenge();
+    await start.expectFacialStep();
+    // no registry photo: the signer photographs the front of their ID document (a specimen card with their number)
+    const card = photographCard({ portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: person.doc_id });
 
-    // no registry photo: the signer photographs the front of their ID document first
-    const denied = await launchCameraBrowser(turningClip("A", "turn-left"), { grant: false });
+    const denied = await launchCameraBrowser(noFaceClip(), { grant: false });
     try {
       const context = await denied.newContext({ ...PHONE, storageState: await identity.storageState() });
       const page = new SignerPage(await context.newPage());
       await page.open(link);
-      await page.page.getByLabel("Foto del frente de su documento de identidad").setInputFiles(facePhoto("person-a-obama/a1-id-portrait-413x531.jpg"));
+      await page.chooseIdDocument(card);
       await page.startCamera();
       await expect(page.page.getByTestId("camera-problem")).toHaveAttribute("data-problem", "denied");
       await expect(page.page.getByRole("heading", { name: "No tenemos acceso a su cámara" })).toBeFocused();
@@ -94,17 +96,14 @@ test.describe("facial step", () => {
       await denied.close();
     }
 
-    const still = await launchCameraBrowser(stillClip());
-    try {
-      const page = new SignerPage(await (await still.newContext({ ...PHONE, storageState: await identity.storageState() })).newPage());
-      await page.open(link);
-      await page.page.getByLabel("Foto del frente de su documento de identidad").setInputFiles(facePhoto("person-a-obama/a1-id-portrait-413x531.jpg"));
-      await page.startCamera();
-      await page.runChallenge();
-      await page.expectFacialFailure(/No detectamos el movimiento pedido/, 2);
-      await page.screenshot("signer-facial-still-photo-phone");
-    } finally {
-      await still.close();
-    }
+    const still = await browser.newContext({ ...PHONE, storageState: await identity.storageState() });
+    await useScriptedCamera(still, posesOf("A"), "still-photo");
+    const page = new SignerPage(await still.newPage());
+    await page.open(link);
+    await page.chooseIdDocument(card);
+    await page.startCamera();
+    await page.runChallenge();
+    await page.expectFacialFailure(/No detectamos el movimiento pedido/, 2);
+    await page.screenshot("signer-facial-still-photo-phone");
   });
 });

@@ -4,8 +4,8 @@ import { ADMIN_PASSWORD } from "../fixtures/start-test-server";
 import { startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { login, processApi, signer, waitFor, type ProcessApi } from "../fixtures/process-api-client";
 import { validatePdf } from "../fixtures/independent-validators";
-import { launchCameraBrowser, PHONE, DESKTOP } from "../fixtures/camera-browser";
-import { turningClip } from "../fixtures/face-clips";
+import { PHONE, DESKTOP } from "../fixtures/camera-browser";
+import { posesOf, useScriptedCamera } from "../fixtures/scripted-camera";
 import { contractPdf, facePhoto, hundredPagePdf, uploadRegistryPhoto } from "../fixtures/signer-documents";
 import { SignerPage } from "../pages/signer-page";
 
@@ -17,7 +17,6 @@ let token: string;
 let receiver: http.Server;
 let callbackUrl = "";
 const received: { body: string }[] = [];
-const browsers: Browser[] = [];
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
@@ -38,16 +37,14 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await Promise.all(browsers.map((b) => b.close()));
   await seeded?.server.stop();
   receiver?.close();
 });
 
-/** A phone with a camera that plays `clip`, carrying the signer session of `from` (cookies). */
-async function phoneWithCamera(clip: string, from: BrowserContext): Promise<SignerPage> {
-  const browser = await launchCameraBrowser(clip);
-  browsers.push(browser);
-  const context = await browser.newContext({ ...PHONE, storageState: await from.storageState() });
+/** A device whose camera shows `person` doing what the page asks, carrying the signer session of `from` (cookies). */
+async function withCamera(browser: Browser, person: "A" | "B", from: BrowserContext, size: typeof PHONE | typeof DESKTOP = PHONE): Promise<SignerPage> {
+  const context = await browser.newContext({ ...size, storageState: await from.storageState() });
+  await useScriptedCamera(context, posesOf(person));
   return new SignerPage(await context.newPage());
 }
 
@@ -75,11 +72,11 @@ test("two signers in order: wrong ID, face checks against registry photos, signi
   await one.identify(first.doc_id);
   await one.screenshot("signer-names-phone");
   await one.confirmNames({ given: "Ana María", family: "Rojas Núñez" });
-  const challenge = await one.challenge();
+  await one.expectFacialStep();
   await one.screenshot("signer-facial-intro-phone");
 
   // face check with person A's camera clip, turning as asked, against A's registry photo
-  const oneCam = await phoneWithCamera(turningClip("A", challenge), identityContext);
+  const oneCam = await withCamera(browser, "A", identityContext);
   await oneCam.open(link);
   await oneCam.startCamera();
   await oneCam.runChallenge();
@@ -98,18 +95,15 @@ test("two signers in order: wrong ID, face checks against registry photos, signi
   await two.open(link);
   await two.identify(second.doc_id);
   await two.confirmNames({ expectPrefilled: { given: "José", family: "Biden" }, given: "Joseph Robinette" });
-  const firstTry = await two.challenge();
-  const wrongFace = await phoneWithCamera(turningClip("A", firstTry), secondContext);
+  await two.expectFacialStep();
+  const wrongFace = await withCamera(browser, "A", secondContext);
   await wrongFace.open(link);
   await wrongFace.startCamera();
   await wrongFace.runChallenge();
   await wrongFace.expectFacialFailure(/No pudimos confirmar su identidad/, 2);
   await wrongFace.screenshot("signer-facial-failed-phone");
-  const secondTry = await wrongFace.challenge();
 
-  const rightFace = await launchCameraBrowser(turningClip("B", secondTry));
-  browsers.push(rightFace);
-  const twoCam = new SignerPage(await (await rightFace.newContext({ ...DESKTOP, storageState: await secondContext.storageState() })).newPage());
+  const twoCam = await withCamera(browser, "B", secondContext, DESKTOP);
   await twoCam.open(link);
   await expect(twoCam.page.getByTestId("attempts-left")).toContainText("Intentos restantes: 2");
   await twoCam.startCamera();

@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { expect, test, type Browser, type BrowserContext } from "@playwright/test";
+import { expect, test, type BrowserContext } from "@playwright/test";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN } from "../fixtures/start-test-server";
 import { login, processApi, signer, TINY_PDF, type ProcessApi } from "../fixtures/process-api-client";
-import { launchCameraBrowser, PHONE, DESKTOP } from "../fixtures/camera-browser";
-import { turningClip } from "../fixtures/face-clips";
+import { PHONE, DESKTOP } from "../fixtures/camera-browser";
+import { posesOf, useScriptedCamera } from "../fixtures/scripted-camera";
 import { contractPdf, facePhoto, uploadRegistryPhoto } from "../fixtures/signer-documents";
 import { SignerPage } from "../pages/signer-page";
 import { ProcessDetailPage } from "../pages/process-detail-page";
@@ -14,15 +14,11 @@ import { qpdfCheck, tempFile } from "../fixtures/independent-validators";
 let admin: ProcessApi;
 let accessToken: string;
 let baseUrl: string;
-const browsers: Browser[] = [];
 
 test.beforeAll(async ({ baseURL }) => {
   baseUrl = baseURL!;
   accessToken = await login(baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_PASSWORD);
   admin = processApi(baseUrl, accessToken);
-});
-test.afterAll(async () => {
-  await Promise.all(browsers.map((b) => b.close()));
 });
 
 const sizes = [
@@ -114,11 +110,11 @@ for (const [label, size] of sizes) {
     const start = new SignerPage(await identity.newPage());
     await start.page.goto(link);
     await start.confirmNames({ given: "Ana", family: "Soto" });
-    const challenge = await start.challenge();
+    await start.expectFacialStep();
 
-    const camera = await launchCameraBrowser(turningClip("A", challenge));
-    browsers.push(camera);
-    const reader = new SignerPage(await (await camera.newContext({ ...size, storageState: await identity.storageState() })).newPage());
+    const camera = await browser.newContext({ ...size, storageState: await identity.storageState() });
+    await useScriptedCamera(camera, posesOf("A"));
+    const reader = new SignerPage(await camera.newPage());
     await reader.open(link);
     await reader.startCamera();
     expect((await reader.runChallenge()).status).toBe("passed");

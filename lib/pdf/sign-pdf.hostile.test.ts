@@ -36,16 +36,18 @@ describe.concurrent("hostile inputs end in a typed refusal or a valid signature"
 
   test.each(files)("%s", async (name) => {
     const file = path.join(HOSTILE, name);
-    // a separate process bounds time and heap: a hang or a blow-up fails this test, not the run
+    // a separate process bounds time and heap: a hang or a blow-up fails this test, not the run.
+    // The bounds are generous (a busy 2-core CI machine runs this beside other suites); a hang is
+    // still caught, and bench/hostile.ts measures the real times
     const started = Date.now();
     const { stdout } = await run(process.execPath, ["--import", "tsx", "--max-old-space-size=512", CHILD, file], {
-      timeout: 15_000,
+      timeout: 60_000,
       cwd: path.resolve(__dirname, "../.."),
     });
     const result = JSON.parse(stdout.trim().split("\n").pop()!) as ChildResult;
     expect(result.result, JSON.stringify(result)).not.toBe("crash");
-    expect(result.ms).toBeLessThan(10_000);
-    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(result.ms).toBeLessThan(45_000);
+    expect(Date.now() - started).toBeLessThan(60_000);
     if (result.result === "refused") {
       expect(TYPED).toContain(result.code);
       return;
@@ -59,5 +61,5 @@ describe.concurrent("hostile inputs end in a typed refusal or a valid signature"
       const report = await validatePdf(out, pki.caPemPath);
       expect(report.ok, report.output).toBe(true);
     }
-  });
+  }, 300_000);
 });

@@ -1,15 +1,59 @@
-import { createHmac } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { deriveKey } from "@/lib/crypto/derive-key";
-import type { LivenessChallenge } from "@/lib/faces/assess-liveness";
+import { LIVENESS_CHALLENGES, type LivenessChallenge } from "@/lib/faces/measure-challenge";
 
-const TURNS: LivenessChallenge[] = ["turn-left", "turn-right"];
+/** How long after the ticket the frames must arrive: the capture takes ~6 s, the rest is upload on a slow phone. */
+export const FACIAL_TICKET_SECONDS = 90;
+
+export interface FacialTicket {
+  /** The two movements, in the order the page asks for them. */
+  challenges: [LivenessChallenge, LivenessChallenge];
+  /** Opaque, HMAC-signed: names the signer, a random nonce and the issue time. */
+  ticket: string;
+}
 
 /**
- * The head movement asked for in one facial attempt: a turn direction chosen by the server, fixed
- * per signer and attempt number (so the page and the check agree without storing it) and not
- * guessable without SECRET_KEY, so a clip prepared in advance fails half the time.
+ * The movements of one facial try, chosen by the server when the signer starts the capture: two
+ * different challenges drawn from a random nonce (not guessable, so a clip prepared in advance
+ * fits one try in 14), bound to the signer and valid for FACIAL_TICKET_SECONDS. Stateless: the
+ * ticket carries what the check needs and its HMAC.
  */
-export function facialChallengeFor(secretKey: Uint8Array, signerId: string, attempt: number): LivenessChallenge {
-  const digest = createHmac("sha256", deriveKey(secretKey, "facial-challenge")).update(`${signerId}:${attempt}`).digest();
-  return TURNS[digest[0] % TURNS.length];
+export function issueFacialTicket(input: { signerId: string; now?: Date }, deps: { secretKey: Uint8Array }): FacialTicket {
+  const nonce = randomBytes(12).toString("base64url");
+  const issuedAt = Math.floor((input.now ?? new Date()).getTime() / 1000);
+  const body = `${input.signerId}.${nonce}.${issuedAt}`;
+  return { challenges: challengesOf(deps.secretKey, body), ticket: `${nonce}.${issuedAt}.${mac(deps.secretKey, body)}` };
 }
+
+/** The challenges of a ticket this signer got from us less than FACIAL_TICKET_SECONDS ago; otherwise null. */
+export function readFacialTicket(input: { signerId: string; ticket: string; now?: Date }, deps: { secretKey: Uint8Array }): FacialTicket["challenges"] | null {
+  const parts = input.ticket.split(".");
+  if (parts.length !== 3 || !/^[\w-]{16}$/.test(parts[0]) || !/^\d{1,12}$/.test(parts[1])) return null;
+  const [nonce, issued, signature] = parts;
+  const body = `${input.signerId}.${nonce}.${issued}`;
+  const expected = Buffer.from(mac(deps.secretKey, body));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  const age = Math.floor((input.now ?? new Date()).getTime() / 1000) - Number(issued);
+  if (age < -5 || age > FACIAL_TICKET_SECONDS) return null;
+  return challengesOf(deps.secretKey, body);
+}
+
+function mac(secretKey: Uint8Array, body: string): string {
+  return createHmac("sha256", deriveKey(secretKey, "facial-ticket")).update(body).digest("base64url");
+}
+
+/**
+ * Two different challenges, in random order, one of them always a head turn: a turn is the movement
+ * a warped single photo cannot fake (the head outline must move too, docs/faces.md); the other is
+ * any of the rest. 14 ordered pairs.
+ */
+function challengesOf(secretKey: Uint8Array, body: string): [LivenessChallenge, LivenessChallenge] {
+  const digest = createHmac("sha256", deriveKey(secretKey, "facial-challenge")).update(body).digest();
+  const turn = TURNS[digest[0] % TURNS.length];
+  const others = LIVENESS_CHALLENGES.filter((challenge) => challenge !== turn);
+  const other = others[digest.readUInt32BE(1) % others.length];
+  return digest[5] % 2 === 0 ? [turn, other] : [other, turn];
+}
+
+const TURNS: LivenessChallenge[] = ["turn-left", "turn-right"];

@@ -1,11 +1,9 @@
-import type { LivenessChallenge } from "@/lib/faces/assess-liveness";
 import { hasRegistryPhoto } from "@/lib/registry-photos/find-registry-photo";
 import type { Services } from "@/lib/runtime/services";
 import { identityRegistryFor } from "@/lib/identity-registry/identity-registry";
 import { proposeSignerNames, type ProposedNames } from "./confirm-signer-names";
-import { facialChallengeFor } from "./facial-challenge";
 import { findSignerReceipt, type SignerReceipt } from "./find-signer-receipt";
-import { MAX_FACIAL_ATTEMPTS, MAX_ID_ATTEMPTS, openSigningLink, type SigningLinkView } from "./open-signing-link";
+import { MAX_ID_ATTEMPTS, openSigningLink, type SigningLinkView } from "./open-signing-link";
 import { prepareSignerSignature, type DocumentToSign } from "./prepare-signer-signature";
 import { resolveSigningLink } from "./resolve-signing-link";
 import { SignerFlowError, type SignerRefusal } from "./signer-flow-error";
@@ -21,7 +19,7 @@ export type SignerPageState =
   | { step: "auto-identify"; summary: Omit<Summary, "signerAlias"> }
   | { step: "names"; summary: Summary; proposed: ProposedNames; idLabel: string }
   | { step: "wait"; summary: Summary }
-  | { step: "facial"; summary: Summary; challenge: LivenessChallenge; attemptsLeft: number; needsIdDocument: boolean }
+  | { step: "facial"; summary: Summary; attemptsLeft: number; needsIdDocument: boolean }
   | { step: "read"; summary: Summary; documents: ReadableDocument[]; isLastSigner: boolean };
 
 /**
@@ -30,7 +28,7 @@ export type SignerPageState =
  * documents to read and sign.
  */
 export async function loadSignerPage(input: { token: string; signerId?: string }, services: Services): Promise<SignerPageState> {
-  const { db, config } = services;
+  const { db } = services;
   try {
     // a shared link locked by wrong ID numbers names no signer, so openSigningLink alone would just ask again
     if ((await resolveSigningLink(input.token, db)).link.lockedAt) throw new SignerFlowError("locked");
@@ -50,7 +48,6 @@ export async function loadSignerPage(input: { token: string; signerId?: string }
       return {
         step: "facial",
         summary,
-        challenge: facialChallengeFor(config.secretKey, signer.id, MAX_FACIAL_ATTEMPTS - signer.facialAttemptsLeft + 1),
         attemptsLeft: signer.facialAttemptsLeft,
         needsIdDocument: !(await hasRegistryPhoto({ organizationId: context.process.organizationId, nat: row.nat, docId: row.docId }, db)),
       };

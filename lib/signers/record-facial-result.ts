@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import type { IdDocumentEvidence } from "./judge-facial-try";
 import type { LivenessChallenge } from "@/lib/faces/assess-liveness";
 import { processSigners, type FacialCheck } from "@/db/schema";
 import { recordProcessEvent } from "@/lib/processes/record-process-event";
@@ -34,7 +35,9 @@ export async function releaseFacialAttempt(signerId: string, db: Db): Promise<vo
 /** Everything the server judged in one try, kept for the audit trail and the evidence (never sent to the browser). */
 export type FacialEvaluation = {
   reference: "registry" | "id-document";
-  challenge: LivenessChallenge;
+  /** How the ID document showed the signer's number, when it was the reference. */
+  idDocument?: IdDocumentEvidence;
+  challenges: LivenessChallenge[];
   live: boolean;
   livenessReasons: string[];
   similarity: number;

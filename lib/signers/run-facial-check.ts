@@ -1,19 +1,19 @@
 import crypto from "node:crypto";
 import type { Services } from "@/lib/runtime/services";
-import type { LivenessChallenge } from "@/lib/faces/assess-liveness";
+import type { IdDocumentRefusal } from "@/lib/id-documents/verify-id-document";
 import { facePool } from "@/lib/runtime/cpu-pool";
 import { findRegistryPhoto } from "@/lib/registry-photos/find-registry-photo";
 import { logInfo } from "@/lib/runtime/log";
 import type { SignerClient } from "./describe-signer-client";
 import { encryptBiometric } from "./encrypt-biometric";
-import { facialChallengeFor } from "./facial-challenge";
+import { readFacialTicket } from "./facial-challenge";
 import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
 import { claimFacialAttempt, recordFacialResult, releaseFacialAttempt, type FacialEvaluation } from "./record-facial-result";
 import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
 
 /** Why a check could not be made; the try is not counted and the page says what to change. */
-export type FacialRetryReason = "id_document_required" | "id_document_no_face" | "id_document_multiple_faces" | "id_document_unreadable" | "selfie_no_face" | "selfie_multiple_faces" | "selfie_too_small";
+export type FacialRetryReason = "challenge_expired" | "id_document_required" | IdDocumentRefusal | "selfie_no_face" | "selfie_multiple_faces" | "selfie_too_small";
 
 /** Why a counted try failed, as the signer may learn it: which step to redo, never by how much. */
 export type FacialFailure = "not_live" | "no_match";
@@ -23,19 +23,22 @@ export type FacialFailure = "not_live" | "no_match";
  * liveness reason codes stay on the server (audit trail): they would let an attacker tune a fake.
  */
 export type FacialCheckOutcome =
-  | { status: "retry"; reason: FacialRetryReason; attemptsLeft: number; challenge: LivenessChallenge }
-  | { status: "passed" | "locked"; attemptsLeft: number; challenge: LivenessChallenge }
-  | { status: "failed"; reason: FacialFailure; attemptsLeft: number; /** The challenge of the next try. */ challenge: LivenessChallenge };
+  | { status: "retry"; reason: FacialRetryReason; attemptsLeft: number }
+  | { status: "passed" | "locked"; attemptsLeft: number }
+  | { status: "failed"; reason: FacialFailure; attemptsLeft: number };
 
 /**
  * The facial check of one try (`liveness:selfie` + `match:db:selfie` or `match:portrait:selfie`):
- * liveness over the frames with the head turn the server chose for this try, then the first frame
+ * liveness over the frames with the two movements of the signer's ticket (issued when the capture
+ * started, valid 90 s: lib/signers/facial-challenge.ts), then the first frame
  * (the signer looking at the camera) against the organization's registry photo for the signer's
- * nat + doc_id, or, without one, against the portrait on the ID document photo sent along. The
- * selfie (and ID photo) are stored encrypted; the result is recorded (3 tries, then locked).
+ * nat + doc_id, or, without one, against the portrait cropped from the ID document photo sent along,
+ * once that photo proved to be an identity card bearing the signer's doc_id (OCR of the MRZ or the
+ * printed number). The selfie (and ID photo) are stored encrypted; the result is recorded (3 tries,
+ * then locked).
  */
 export async function runFacialCheck(
-  input: { token: string; signerId: string; frames: Uint8Array[]; idDocument?: Uint8Array; client?: SignerClient },
+  input: { token: string; signerId: string; ticket: string; frames: Uint8Array[]; idDocument?: Uint8Array; client?: SignerClient },
   services: Services,
 ): Promise<FacialCheckOutcome> {
   const started = performance.now();
@@ -46,18 +49,19 @@ export async function runFacialCheck(
   const organizationId = context.process.organizationId;
   // the try is counted before the (slow) face analysis, so parallel tries cannot exceed three
   const attempt = await claimFacialAttempt(signer.id, db);
-  const challenge = facialChallengeFor(config.secretKey, signer.id, attempt);
   const retry = async (reason: FacialRetryReason): Promise<FacialCheckOutcome> => {
-    // an unusable picture is not a try: it is given back
+    // an unusable picture (or a late ticket) is not a try: it is given back
     await releaseFacialAttempt(signer.id, db);
-    return { status: "retry", reason, attemptsLeft: MAX_FACIAL_ATTEMPTS - attempt + 1, challenge };
+    return { status: "retry", reason, attemptsLeft: MAX_FACIAL_ATTEMPTS - attempt + 1 };
   };
+  const challenges = readFacialTicket({ signerId: signer.id, ticket: input.ticket }, { secretKey: config.secretKey });
+  if (!challenges) return retry("challenge_expired");
 
   const registry = await findRegistryPhoto({ organizationId, nat: signer.nat, docId: signer.docId }, db, { blobs, secretKey: config.secretKey });
   const reference = registry ?? input.idDocument;
   if (!reference) return retry("id_document_required");
   // the face models run in their own worker: a try costs a second of CPU the event loop never sees
-  const judged = await facePool().run("judge-facial-try", { frames: input.frames, reference, referenceIsIdDocument: !registry, challenge });
+  const judged = await facePool().run("judge-facial-try", { frames: input.frames, reference, referenceIsIdDocument: !registry, docId: signer.docId, challenges });
   if (judged.kind === "retry") return retry(judged.reason);
   const liveness = { live: judged.live, reasons: judged.reasons };
   const match = { similarity: judged.similarity, threshold: judged.threshold, decision: judged.decision };
@@ -70,7 +74,8 @@ export async function runFacialCheck(
   const durationMs = Math.round(performance.now() - started);
   const evaluation: FacialEvaluation = {
     reference: registry ? "registry" : "id-document",
-    challenge,
+    ...(judged.idDocument ? { idDocument: judged.idDocument } : {}),
+    challenges,
     live: liveness.live,
     livenessReasons: liveness.reasons,
     similarity: match.similarity,
@@ -80,8 +85,7 @@ export async function runFacialCheck(
   };
   const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, attempt, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc`, evaluation, client: input.client }, db, context);
   logInfo("facial check", { processId: context.process.id, signerId: signer.id, attempt, passed, live: liveness.live, similarity: match.similarity, durationMs });
-  const next = facialChallengeFor(config.secretKey, signer.id, attempt + 1);
-  if (passed) return { status: "passed", attemptsLeft: recorded.attemptsLeft, challenge: next };
-  if (recorded.locked) return { status: "locked", attemptsLeft: recorded.attemptsLeft, challenge: next };
-  return { status: "failed", reason: liveness.live ? "no_match" : "not_live", attemptsLeft: recorded.attemptsLeft, challenge: next };
+  if (passed) return { status: "passed", attemptsLeft: recorded.attemptsLeft };
+  if (recorded.locked) return { status: "locked", attemptsLeft: recorded.attemptsLeft };
+  return { status: "failed", reason: liveness.live ? "no_match" : "not_live", attemptsLeft: recorded.attemptsLeft };
 }

@@ -31,6 +31,7 @@ export const ZFacialUpload = z.object({
     .instanceof(Uint8Array)
     .refine((b) => b.length <= 8 * 1024 * 1024 && isJpegOrPng(b), "la foto del documento debe ser JPEG o PNG de hasta 8 MB")
     .optional(),
+  ticket: z.string({ error: "falta el ticket del reto (POST facial/challenge)" }).max(200),
 });
 
 /** POST /api/signer/<token>/pages: pages (0-based) of one file that were drawn in the signer's viewport. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decryptBiometric, encryptBiometric } from "./encrypt-biometric";
-import { facialChallengeFor } from "./facial-challenge";
+import { LIVENESS_CHALLENGES } from "@/lib/faces/measure-challenge";
+import { FACIAL_TICKET_SECONDS, issueFacialTicket, readFacialTicket } from "./facial-challenge";
 import { SIGNER_SESSION_SECONDS, issueSignerSession, readSignerSession, signerSessionCookies } from "./signer-session";
 
 const key = new Uint8Array(32).fill(3);
@@ -41,10 +42,31 @@ describe("biometric encryption", () => {
   });
 });
 
-describe("facial challenge", () => {
-  it("is fixed per signer and attempt, and uses both directions", () => {
-    expect(facialChallengeFor(key, signerId, 1)).toBe(facialChallengeFor(key, signerId, 1));
-    const seen = new Set(Array.from({ length: 20 }, (_, i) => facialChallengeFor(key, signerId, i + 1)));
-    expect([...seen].sort()).toEqual(["turn-left", "turn-right"]);
+describe("facial challenge tickets", () => {
+  it("ask for two different movements, one of them a head turn, drawn at random", () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      const { challenges } = issueFacialTicket({ signerId }, { secretKey: key });
+      expect(challenges[0]).not.toBe(challenges[1]);
+      expect(challenges.some((c) => c.startsWith("turn-"))).toBe(true);
+      seen.add(challenges.join("+"));
+    }
+    // every ordered pair with at least one turn: 2 × 4 × 2 orders, less the turn+turn pair counted twice
+    expect(seen.size).toBe(14);
+    expect(new Set([...seen].flatMap((pair) => pair.split("+")))).toEqual(new Set(LIVENESS_CHALLENGES));
+  });
+
+  it("are read back for the same signer within their time, and refused otherwise", () => {
+    const issued = new Date("2026-11-25T10:00:00Z");
+    const { challenges, ticket } = issueFacialTicket({ signerId, now: issued }, { secretKey: key });
+    const at = (seconds: number) => new Date(issued.getTime() + seconds * 1000);
+    expect(readFacialTicket({ signerId, ticket, now: at(30) }, { secretKey: key })).toEqual(challenges);
+    expect(readFacialTicket({ signerId, ticket, now: at(FACIAL_TICKET_SECONDS + 1) }, { secretKey: key })).toBeNull();
+    expect(readFacialTicket({ signerId: "another-signer", ticket, now: at(30) }, { secretKey: key })).toBeNull();
+    expect(readFacialTicket({ signerId, ticket, now: at(30) }, { secretKey: new Uint8Array(32).fill(9) })).toBeNull();
+    // a forged issue time (to stretch the ticket) breaks the signature
+    const [nonce, , signature] = ticket.split(".");
+    expect(readFacialTicket({ signerId, ticket: `${nonce}.${Math.floor(at(60).getTime() / 1000)}.${signature}`, now: at(120) }, { secretKey: key })).toBeNull();
+    expect(readFacialTicket({ signerId, ticket: "garbage", now: at(1) }, { secretKey: key })).toBeNull();
   });
 });

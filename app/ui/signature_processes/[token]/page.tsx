@@ -35,7 +35,7 @@ export default async function SignerPage({ params }: { params: Promise<{ token: 
       {state.step === "names" && <NamesForm locale={locale} api={api} proposed={state.proposed} idLabel={state.idLabel} />}
       {state.step === "wait" && <WaitForTurn locale={locale} />}
       {state.step === "facial" && (
-        <FacialCheck locale={locale} api={api} challenge={state.challenge} attemptsLeft={state.attemptsLeft} needsIdDocument={state.needsIdDocument} />
+        <FacialCheck locale={locale} api={api} attemptsLeft={state.attemptsLeft} needsIdDocument={state.needsIdDocument} />
       )}
       {state.step === "read" && <ReadAndSign locale={locale} api={api} documents={state.documents} />}
     </SignerShell>

@@ -1,0 +1,10 @@
+import { startFacialTry } from "@/lib/signers/start-facial-try";
+import { withSignerLink } from "../../../_http/with-signer-link";
+
+export const dynamic = "force-dynamic";
+
+/** Starts a facial try: `{challenges: [first, second], ticket}`; the frames must follow within 90 s. */
+export const POST = withSignerLink({ session: "required" }, async (_request, { token, signerId, services }) => {
+  const ticket = await startFacialTry({ token, signerId: signerId! }, { db: services.db, secretKey: services.config.secretKey });
+  return Response.json({ success: true, ...ticket }, { headers: { "cache-control": "no-store" } });
+});

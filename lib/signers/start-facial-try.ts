@@ -1,0 +1,15 @@
+import type { Db } from "@/db/client";
+import { issueFacialTicket, type FacialTicket } from "./facial-challenge";
+import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
+import { SignerFlowError } from "./signer-flow-error";
+
+/**
+ * The signer pressed "Comenzar": the movements of this try are chosen now, not when the page was
+ * loaded, so whoever holds the link learns them only seconds before the frames are due.
+ */
+export async function startFacialTry(input: { token: string; signerId: string }, deps: { db: Db; secretKey: Uint8Array }): Promise<FacialTicket> {
+  const context = await resolveSigningLink(input.token, deps.db);
+  const signer = actingSigner(context, input.signerId);
+  if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
+  return issueFacialTicket({ signerId: signer.id }, { secretKey: deps.secretKey });
+}
