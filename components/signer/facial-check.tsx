@@ -108,6 +108,13 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; attempts
       return router.refresh();
     }
     if (typeof result.attemptsLeft === "number") setAttemptsLeft(result.attemptsLeft);
+    if (answer.ok && result.status === "retry" && result.reason?.startsWith("id_document")) {
+      // the ID photo is what to redo: back to where it is chosen, the camera off meanwhile
+      stopCamera();
+      setIdDocument(null);
+      setPhase("intro");
+      return setFeedback({ tone: "error", text: t(`facial.retry.${result.reason}` as SignerMessageKey), detail: t("facial.notCounted") });
+    }
     setPhase("preview");
     if (answer.ok && result.status === "retry") {
       setFeedback({ tone: "error", text: t(`facial.retry.${result.reason}` as SignerMessageKey), detail: t("facial.notCounted") });

@@ -1,0 +1,91 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test, type Browser } from "@playwright/test";
+import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN } from "../fixtures/start-test-server";
+import { login, processApi, signer, type ProcessApi } from "../fixtures/process-api-client";
+import { PHONE, DESKTOP } from "../fixtures/camera-browser";
+import { posesOf, useScriptedCamera, type Performer } from "../fixtures/scripted-camera";
+import { SHARED_DIR } from "../fixtures/shared-dir";
+import { SignerPage } from "../pages/signer-page";
+
+// The facial step without a registry photo, at phone and desktop sizes: the ID document must be the
+// signer's identity card, and liveness must refuse one photo however it is presented. OCR and face
+// models run on the server per try: generous limits.
+let admin: ProcessApi;
+const CARD_PORTRAIT = "person-a-obama/a1-id-portrait-413x531.jpg";
+
+test.beforeAll(async ({ baseURL }) => {
+  posesOf("A"); // made once, before any page waits on it
+  admin = processApi(baseURL!, await login(baseURL!, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_PASSWORD));
+});
+
+/** A signer who identified and confirmed names, then a device whose camera is `performer`, carrying that session. */
+async function atFacialStep(browser: Browser, size: typeof PHONE | typeof DESKTOP, performer: Performer) {
+  const person = signer();
+  const created = await admin.create({ signers: [person], description: "Identidad con DNI" });
+  expect(created.status).toBe(201);
+  const link = ((await created.json()) as { msg: string }).msg;
+  const identity = await browser.newContext(size);
+  const start = new SignerPage(await identity.newPage());
+  await start.open(link);
+  await start.identify(person.doc_id);
+  await start.confirmNames({ given: "Ana", family: "Soto" });
+  await start.expectFacialStep();
+  const device = await browser.newContext({ ...size, storageState: await identity.storageState() });
+  await useScriptedCamera(device, posesOf("A"), performer);
+  const page = new SignerPage(await device.newPage());
+  // whatever the try, the browser never learns a score, a threshold or a liveness code
+  page.page.on("response", async (response) => {
+    if (!response.url().includes("/facial")) return;
+    expect(await response.text()).not.toMatch(/similarity|threshold|score|antispoof|liveness|0\.\d{2,}/);
+  });
+  await page.open(link);
+  return { person, page };
+}
+
+for (const [label, size] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
+  test(`${label}: a selfie as the ID document and a card with another number are refused; the signer's own card passes`, async ({ browser }) => {
+    test.setTimeout(300_000);
+    const { person, page } = await atFacialStep(browser, size, "live");
+    const attempts = page.page.getByTestId("attempts-left");
+
+    await page.chooseIdDocument(new Uint8Array(fs.readFileSync(path.join(SHARED_DIR, "fixtures/faces/person-a-obama/a2-selfie-like-480x640.jpg"))));
+    await page.startCamera();
+    expect(await page.runChallenge()).toMatchObject({ status: "retry", reason: "id_document_not_a_card" });
+    await expect(page.page.getByTestId("facial-feedback")).toContainText("no muestra un documento de identidad");
+    await expect(attempts).toContainText("Intentos restantes: 3");
+    await page.screenshot(`signer-id-document-not-a-card-${label}`);
+
+    await page.chooseIdDocument(photographCard({ portrait: CARD_PORTRAIT, docNumber: String(Number(person.doc_id) + 1) }));
+    await page.startCamera();
+    expect(await page.runChallenge()).toMatchObject({ status: "retry", reason: "id_document_wrong_number" });
+    await expect(page.page.getByTestId("facial-feedback")).toContainText("no es el que ingresó");
+    await expect(attempts).toContainText("Intentos restantes: 3");
+
+    await page.chooseIdDocument(photographCard({ portrait: CARD_PORTRAIT, docNumber: person.doc_id }));
+    await page.startCamera();
+    expect(await page.runChallenge()).toMatchObject({ status: "passed" });
+    await page.expectReadStep();
+  });
+
+  test(`${label}: a still photo and one photo warped to fake a turn are refused as not live`, async ({ browser }) => {
+    test.setTimeout(300_000);
+    const { person, page } = await atFacialStep(browser, size, "still-photo");
+    const card = photographCard({ portrait: CARD_PORTRAIT, docNumber: person.doc_id });
+    await page.chooseIdDocument(card);
+    await page.startCamera();
+    expect(await page.runChallenge()).toMatchObject({ status: "failed", reason: "not_live" });
+    await page.expectFacialFailure(/No detectamos el movimiento pedido/, 2);
+
+    const warped = await browser.newContext({ ...size, storageState: await page.page.context().storageState() });
+    await useScriptedCamera(warped, posesOf("A"), "warped-photo");
+    const attacker = new SignerPage(await warped.newPage());
+    await attacker.open(page.page.url());
+    await attacker.chooseIdDocument(card);
+    await attacker.startCamera();
+    expect(await attacker.runChallenge()).toMatchObject({ status: "failed", reason: "not_live" });
+    await attacker.expectFacialFailure(/No detectamos el movimiento pedido/, 1);
+    await attacker.screenshot(`signer-facial-warped-photo-${label}`);
+  });
+}
