@@ -18,15 +18,15 @@ export interface FacialTicket {
  * fits one try in 14), bound to the signer and valid for FACIAL_TICKET_SECONDS. Stateless: the
  * ticket carries what the check needs and its HMAC.
  */
-export function issueFacialTicket(input: { signerId: string; now?: Date }, deps: { secretKey: Uint8Array }): FacialTicket {
+export function issueFacialTicket(input: { signerId: string; set?: readonly LivenessChallenge[]; now?: Date }, deps: { secretKey: Uint8Array }): FacialTicket {
   const nonce = randomBytes(12).toString("base64url");
   const issuedAt = Math.floor((input.now ?? new Date()).getTime() / 1000);
   const body = `${input.signerId}.${nonce}.${issuedAt}`;
-  return { challenges: challengesOf(deps.secretKey, body), ticket: `${nonce}.${issuedAt}.${mac(deps.secretKey, body)}` };
+  return { challenges: challengesOf(deps.secretKey, body, input.set ?? LIVENESS_CHALLENGES), ticket: `${nonce}.${issuedAt}.${mac(deps.secretKey, body)}` };
 }
 
 /** The challenges of a ticket this signer got from us less than FACIAL_TICKET_SECONDS ago; otherwise null. */
-export function readFacialTicket(input: { signerId: string; ticket: string; now?: Date }, deps: { secretKey: Uint8Array }): FacialTicket["challenges"] | null {
+export function readFacialTicket(input: { signerId: string; ticket: string; set?: readonly LivenessChallenge[]; now?: Date }, deps: { secretKey: Uint8Array }): FacialTicket["challenges"] | null {
   const parts = input.ticket.split(".");
   if (parts.length !== 3 || !/^[\w-]{16}$/.test(parts[0]) || !/^\d{1,12}$/.test(parts[1])) return null;
   const [nonce, issued, signature] = parts;
@@ -36,7 +36,7 @@ export function readFacialTicket(input: { signerId: string; ticket: string; now?
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   const age = Math.floor((input.now ?? new Date()).getTime() / 1000) - Number(issued);
   if (age < -5 || age > FACIAL_TICKET_SECONDS) return null;
-  return challengesOf(deps.secretKey, body);
+  return challengesOf(deps.secretKey, body, input.set ?? LIVENESS_CHALLENGES);
 }
 
 function mac(secretKey: Uint8Array, body: string): string {
@@ -44,14 +44,14 @@ function mac(secretKey: Uint8Array, body: string): string {
 }
 
 /**
- * Two different challenges, in random order, one of them always a head turn: a turn is the movement
- * a warped single photo cannot fake (the head outline must move too, docs/faces.md); the other is
- * any of the rest. 14 ordered pairs.
+ * Two different challenges from `set` (the signer's nat flow), in random order, one of them always
+ * a head turn: a turn is the movement a warped single photo cannot fake (the head outline must move
+ * too, docs/faces.md); the other is any of the rest. 14 ordered pairs with the whole set.
  */
-function challengesOf(secretKey: Uint8Array, body: string): [LivenessChallenge, LivenessChallenge] {
+function challengesOf(secretKey: Uint8Array, body: string, set: readonly LivenessChallenge[]): [LivenessChallenge, LivenessChallenge] {
   const digest = createHmac("sha256", deriveKey(secretKey, "facial-challenge")).update(body).digest();
   const turn = TURNS[digest[0] % TURNS.length];
-  const others = LIVENESS_CHALLENGES.filter((challenge) => challenge !== turn);
+  const others = set.filter((challenge) => challenge !== turn);
   const other = others[digest.readUInt32BE(1) % others.length];
   return digest[5] % 2 === 0 ? [turn, other] : [other, turn];
 }

@@ -3,6 +3,7 @@ import type { Services } from "@/lib/runtime/services";
 import { identityRegistryFor } from "@/lib/identity-registry/identity-registry";
 import { proposeSignerNames, type ProposedNames } from "./confirm-signer-names";
 import { findSignerReceipt, type SignerReceipt } from "./find-signer-receipt";
+import { flowOf } from "./nationality-flows";
 import { MAX_ID_ATTEMPTS, openSigningLink, type SigningLinkView } from "./open-signing-link";
 import { prepareSignerSignature, type DocumentToSign } from "./prepare-signer-signature";
 import { resolveSigningLink } from "./resolve-signing-link";
@@ -49,7 +50,8 @@ export async function loadSignerPage(input: { token: string; signerId?: string }
         step: "facial",
         summary,
         attemptsLeft: signer.facialAttemptsLeft,
-        needsIdDocument: !(await hasRegistryPhoto({ organizationId: context.process.organizationId, nat: row.nat, docId: row.docId }, db)),
+        // the nat's flow says whether a registry photo can be the reference (a passport's cannot)
+        needsIdDocument: !(flowOf(row.nat).facialReferences.includes("registry") && (await hasRegistryPhoto({ organizationId: context.process.organizationId, nat: row.nat, docId: row.docId }, db))),
       };
     }
     const plan = await prepareSignerSignature({ token: input.token, signerId: signer.id }, db);

@@ -7,6 +7,7 @@ import { logInfo } from "@/lib/runtime/log";
 import type { SignerClient } from "./describe-signer-client";
 import { encryptBiometric } from "./encrypt-biometric";
 import { readFacialTicket } from "./facial-challenge";
+import { flowOf } from "./nationality-flows";
 import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
 import { claimFacialAttempt, recordFacialResult, releaseFacialAttempt, type FacialEvaluation } from "./record-facial-result";
 import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
@@ -54,11 +55,13 @@ export async function runFacialCheck(
     await releaseFacialAttempt(signer.id, db);
     return { status: "retry", reason, attemptsLeft: MAX_FACIAL_ATTEMPTS - attempt + 1 };
   };
-  const challenges = readFacialTicket({ signerId: signer.id, ticket: input.ticket }, { secretKey: config.secretKey });
+  const flow = flowOf(signer.nat);
+  const challenges = readFacialTicket({ signerId: signer.id, ticket: input.ticket, set: flow.challenges }, { secretKey: config.secretKey });
   if (!challenges) return retry("challenge_expired");
 
-  const registry = await findRegistryPhoto({ organizationId, nat: signer.nat, docId: signer.docId }, db, { blobs, secretKey: config.secretKey });
-  const reference = registry ?? input.idDocument;
+  // the nat's flow says which references count (a passport has no registry photo)
+  const registry = flow.facialReferences.includes("registry") ? await findRegistryPhoto({ organizationId, nat: signer.nat, docId: signer.docId }, db, { blobs, secretKey: config.secretKey }) : null;
+  const reference = registry ?? (flow.facialReferences.includes("id-document") ? input.idDocument : undefined);
   if (!reference) return retry("id_document_required");
   // the face models run in their own worker: a try costs a second of CPU the event loop never sees
   const judged = await facePool().run("judge-facial-try", { frames: input.frames, reference, referenceIsIdDocument: !registry, docId: signer.docId, challenges });

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Services } from "@/lib/runtime/services";
 import type { SignerPinfo } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { issueSignerCertificate, type PersonIdType } from "@/lib/pki/issue-certificate";
+import { issueSignerCertificate } from "@/lib/pki/issue-certificate";
 import { crlBaseUrl, loadPlatformPki } from "@/lib/certificates/load-platform-pki";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { storeCertificate } from "@/lib/certificates/store-certificate";
@@ -14,6 +14,7 @@ import type { PadesLevel } from "@/lib/verification/verification-report";
 import { prepareSignerSignature } from "./prepare-signer-signature";
 import { completeSignerSignature, type SignedDocument } from "./complete-signer-signature";
 import type { SignerClient } from "./describe-signer-client";
+import { flowOf } from "./nationality-flows";
 import { assertEveryPageShown } from "./record-pages-shown";
 
 /**
@@ -22,14 +23,6 @@ import { assertEveryPageShown } from "./record-pages-shown";
  * never stored, so the lifetime gives nobody a key to misuse; see docs/pdf-engine.md.
  */
 const SIGNER_CERTIFICATE_MINUTES = 5 * 365 * 24 * 60;
-
-/** How each process nat maps to the identity in the signer's certificate. */
-const identityOfNat: Record<string, { nationality: string; idType: PersonIdType }> = {
-  PER: { nationality: "PER", idType: "DNI" },
-  CHL: { nationality: "CHL", idType: "DNI" },
-  PERPASS: { nationality: "PER", idType: "PAS" },
-  PERCE: { nationality: "PER", idType: "CE" },
-};
 
 /**
  * The cryptographic step of a process signature: a certificate for this person (fresh key, used
@@ -44,7 +37,8 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
   await assertEveryPageShown(plan, db);
   // the names the signer confirmed (prepareSignerSignature refuses to go on without them)
   const pinfo: SignerPinfo = plan.signer.pinfo!;
-  const identity = identityOfNat[plan.signer.nat] ?? { nationality: plan.signer.nat.slice(0, 3), idType: "DNI" as const };
+  const flow = flowOf(plan.signer.nat);
+  const identity = { nationality: flow.country, idType: flow.idType };
   const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
   const pki = await loadPlatformPki(db, settings);
   const givenNames = pinfo.given_name.trim();

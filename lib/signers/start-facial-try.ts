@@ -1,5 +1,6 @@
 import type { Db } from "@/db/client";
 import { issueFacialTicket, type FacialTicket } from "./facial-challenge";
+import { flowOf } from "./nationality-flows";
 import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
 
@@ -11,5 +12,5 @@ export async function startFacialTry(input: { token: string; signerId: string },
   const context = await resolveSigningLink(input.token, deps.db);
   const signer = actingSigner(context, input.signerId);
   if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
-  return issueFacialTicket({ signerId: signer.id }, { secretKey: deps.secretKey });
+  return issueFacialTicket({ signerId: signer.id, set: flowOf(signer.nat).challenges }, { secretKey: deps.secretKey });
 }
