@@ -84,4 +84,9 @@ export class StampPage {
     const { readFileSync } = await import("node:fs");
     return new Uint8Array(readFileSync(await download.path()));
   }
+
+  /** The row of the recent stamp signatures list for one transaction. */
+  transaction(txToken: string) {
+    return this.page.locator(`[data-testid="stamp-transaction"][data-tx-token="${txToken}"]`);
+  }
 }

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { PNG } from "pngjs";
-import { test, expect, screenshotBoth } from "../fixtures/dashboard";
+import { ADMIN, test, expect, screenshotBoth } from "../fixtures/dashboard";
 import { StampPage } from "../pages/stamp-page";
 import { SHARED_DIR } from "../fixtures/shared-dir";
 import { tempFile, validatePdf } from "../fixtures/independent-validators";
@@ -131,4 +131,40 @@ test("a use-case error shows next to its field, and the time-stamp section retur
   // openssl recomputes the file's SHA-256 and checks the token's imprint, signature and chain to our CA (the request, with its nonce, was built server-side)
   const verify = spawnSync("openssl", ["ts", "-verify", "-data", CONTRACT, "-in", file, "-CAfile", ca], { encoding: "utf8" });
   expect(`${verify.stdout}${verify.stderr}`).toContain("Verification: OK");
+});
+
+test("the recent stamp signatures list an API signature with its signer, type, status and measured PAdES level, dated in the organization's zone", async ({ adminPage: page }) => {
+  const login = await page.request.post("/api/auth/token", { data: { email: ADMIN.email, password: ADMIN.password } });
+  const token = (await login.json()).data.token as string;
+  const txToken = `Lista${Date.now()}`.padEnd(20, "0").slice(0, 20);
+  const signed = await page.request.post("/api/v2/signPDF", {
+    headers: { authorization: `Bearer ${token}` },
+    multipart: {
+      pdf_file: { name: "contrato.pdf", mimeType: "application/pdf", buffer: fs.readFileSync(CONTRACT) },
+      image: { name: "foto.jpg", mimeType: "image/jpeg", buffer: fs.readFileSync(PORTRAIT) },
+      names: "Carmen Rosa",
+      last_names: "Quispe Mamani",
+      person_id: "40506070",
+      page: "1",
+      tx_token: txToken,
+    },
+    timeout: 120_000,
+  });
+  const body = await signed.json();
+  expect(body, JSON.stringify(body).slice(0, 200)).toMatchObject({ success: true, pades_level: "B-LT" });
+  const day = new Intl.DateTimeFormat("es-PE", { dateStyle: "medium", timeZone: "America/Lima" }).format(new Date());
+
+  const stamp = new StampPage(page);
+  await stamp.open();
+  await expect(page.getByRole("heading", { name: "Firmas con sello recientes" })).toBeVisible();
+  const row = stamp.transaction(txToken);
+  await expect(row).toBeVisible();
+  await expect(row).toContainText("Carmen Rosa Quispe Mamani");
+  await expect(row).toContainText("Agente");
+  await expect(row.locator("[data-status]")).toHaveText("Firmado");
+  await expect(row.getByTestId("stamp-pades-level")).toHaveText("PAdES B-LT");
+  await expect(row).toContainText(day);
+  await expect(row).toContainText("(GMT-5)");
+  await row.scrollIntoViewIfNeeded();
+  await screenshotBoth(page, "dashboard-stamp-transactions");
 });

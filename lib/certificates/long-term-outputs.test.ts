@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import * as pkijs from "pkijs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
-import { crlIssues, organizations, processDocuments, processes, stampTransactions, users } from "@/db/schema";
+import { organizations, processDocuments, processes, stampTransactions, users } from "@/db/schema";
 import { importAgentCertificate } from "@/lib/certificates/import-agent-certificate";
 import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
 import { getCaCertificates } from "@/lib/certificates/get-ca-certificates";
@@ -13,7 +13,6 @@ import { loadPlatformPki } from "@/lib/certificates/load-platform-pki";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { loadConfig } from "@/lib/config/load-config";
 import { createOrganization } from "@/lib/organizations/create-organization";
-import { buildCrl } from "@/lib/pki/build-crl";
 import { createProcess } from "@/lib/processes/create-process";
 import { ZCreateProcessFields } from "@/lib/processes/schemas";
 import type { Services } from "@/lib/runtime/services";
@@ -28,6 +27,7 @@ import { locateSignature } from "@/lib/verification/testing/forge-pdf";
 import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
 import { dssCrlTimings, itextCheckAt, pdfsigAt, validatePdfAt } from "./testing/long-term-checks";
 import { startOutsideCa, type OutsideCa } from "./testing/outside-ca";
+import { storeStaleCrls } from "./testing/store-stale-crls";
 
 const FIXTURES = "/work/shared/fixtures";
 const CONTRACT = new Uint8Array(fs.readFileSync(`${FIXTURES}/pdfs/valid/libreoffice74-contrato-a4.pdf`));
@@ -66,12 +66,7 @@ beforeAll(async () => {
   const settings = pkiSettingsOf(config);
   const { organization, owner } = await createOrganization({ domain: "ltv.test", ownerEmail: "o@ltv.test", ownerPassword: "Owner-Password-1" }, services.db);
   const pki = await loadPlatformPki(services.db, settings);
-  const staleAt = new Date(Date.now() - STALE_MS);
-  for (const [rowId, issuer] of [[pki.rootRowId, pki.root], [pki.issuingRowId, pki.issuing]] as const) {
-    const nextUpdate = new Date(staleAt.getTime() + 24 * 3600 * 1000);
-    const crlDer = await buildCrl(issuer, { revoked: [], crlNumber: 1n, thisUpdate: staleAt, nextUpdate });
-    await services.db.insert(crlIssues).values({ issuerCertificateId: rowId, crlNumber: 1n, crlDer, nextUpdate });
-  }
+  await storeStaleCrls(services.db, settings, STALE_MS);
   const ca = await getCaCertificates(services.db, settings);
   caPemFile = path.join(dir, "ca.pem");
   fs.writeFileSync(caPemFile, ca.pem + fs.readFileSync(outsideRoots, "utf8"));
@@ -204,8 +199,8 @@ describe("long-term validity of every output kind, on a server whose stored CRLs
     }
   }, 600_000);
 
-  it.each(kinds)("%s: iText 5 (third validator) verifies every signature, time-stamp, chain and DSS revocation data, now and a year later", async (name) => {
-    for (const offset of [undefined, "+365d"]) {
+  it.each(kinds)("%s: iText 5 (third validator) verifies every signature, time-stamp, chain and DSS revocation data, now, a day later and a year later", async (name) => {
+    for (const offset of [undefined, "+1d", "+365d"]) {
       const result = await itextCheckAt(fileOf(name), [caPemFile], offset);
       expect(result.output, `iText at ${offset ?? "now"}`).toMatch(/itext: PASS/);
     }
