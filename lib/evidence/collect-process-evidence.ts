@@ -15,7 +15,7 @@ export type SignerEvidence = {
   signedAt: Date | null;
   sessions: (At & { method: string; client?: EvidenceClient })[];
   identityChecks: (At & { result: "verified" | "failed"; attempt?: number })[];
-  facialTries: (At & { attempt?: number; result: boolean; reference?: string; challenge?: string; live?: boolean; livenessReasons?: string[]; score?: number; threshold?: number; client?: EvidenceClient })[];
+  facialTries: (At & { attempt?: number; result: boolean; reference?: string; idNumberSource?: string; challenge?: string; live?: boolean; livenessReasons?: string[]; score?: number; threshold?: number; client?: EvidenceClient })[];
   pagesShown: { documentId: string; documentName: string; pages: { pageIndex: number; at: Date; client: EvidenceClient }[] }[];
   signature: (At & { client?: EvidenceClient }) | null;
   declined: (At & { reason?: string }) | null;
@@ -89,6 +89,7 @@ export async function collectProcessEvidence(input: { organizationId: string; pr
             attempt: optional<number>(e.detail.attempt, "number"),
             result: e.detail.result === true,
             reference: optional<string>(e.detail.reference, "string"),
+            idNumberSource: optional<string>((e.detail.idDocument as { numberSource?: unknown } | undefined)?.numberSource, "string"),
             challenge: Array.isArray(e.detail.challenges) ? e.detail.challenges.map(String).join(", ") : optional<string>(e.detail.challenge, "string"),
             live: optional<boolean>(e.detail.live, "boolean"),
             livenessReasons: Array.isArray(e.detail.livenessReasons) ? e.detail.livenessReasons.map(String) : undefined,

@@ -138,8 +138,8 @@ function drawSigner(flow: TextFlow, signer: SignerEvidence) {
       time(f.at),
       `intento ${f.attempt ?? "?"}`,
       f.result ? "aprobada" : "rechazada",
-      f.reference ? `referencia: ${referenceLabel[f.reference] ?? f.reference}` : undefined,
-      f.challenge ? `reto: ${f.challenge}` : undefined,
+      f.reference ? `referencia: ${referenceLabel[f.reference] ?? f.reference}${f.idNumberSource ? ` (número leído ${f.idNumberSource === "mrz" ? "de la zona MRZ" : "del texto impreso"})` : ""}` : undefined,
+      f.challenge ? `movimientos: ${f.challenge}` : undefined,
       f.live === undefined ? undefined : `prueba de vida: ${f.live ? "superada" : "no superada"}${f.livenessReasons?.length ? ` (${f.livenessReasons.join(", ")})` : ""}`,
       f.score === undefined ? undefined : `similitud ${f.score.toFixed(3)}${f.threshold === undefined ? "" : ` (umbral ${f.threshold.toFixed(3)})`}`,
     ].filter(Boolean);

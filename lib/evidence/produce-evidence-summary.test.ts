@@ -59,7 +59,7 @@ describe("produceEvidenceSummary", () => {
     const { signerId } = await startSignerSession({ token, nat: "PER", docId: "11111111", client: PHONE }, services.db);
     // a facial try as the facial step records it (the evidence reads the timeline, whoever wrote it)
     await recordProcessEvent(
-      { processId: created.id, organizationId, kind: "facial_recorded", signerId, detail: { result: true, score: 0.812, attempt: 1, reference: "registry", challenge: "turn-left", live: true, livenessReasons: [], similarity: 0.812, threshold: 0.61, client: PHONE } },
+      { processId: created.id, organizationId, kind: "facial_recorded", signerId, detail: { result: true, score: 0.812, attempt: 1, reference: "id-document", idDocument: { numberSource: "mrz", mrzValid: true }, challenges: ["turn-left", "smile"], live: true, livenessReasons: [], similarity: 0.812, threshold: 0.61, client: PHONE } },
       services.db,
     );
     await confirmSignerNames({ token, signerId, names: { given_name: "Ana", family_name: "Soto" } }, services.db);
@@ -88,7 +88,7 @@ describe("produceEvidenceSummary", () => {
     expect(text).toContain("IP 203.0.113.44");
     expect(text).toContain("Pixel 8");
     expect(text).toContain("con número de documento");
-    expect(text).toMatch(/intento 1 · aprobada · referencia: foto de registro de la organización · reto: turn-left · prueba de vida: superada · similitud 0\.812 \(umbral 0\.610\)/);
+    expect(text).toMatch(/intento 1 · aprobada · referencia: foto del documento de identidad \(número leído de la zona MRZ\) · movimientos: turn-left, smile · prueba de vida: superada · similitud 0\.812 \(umbral 0\.610\)/);
     expect(text).toMatch(/contrato\.pdf: 2 páginas, entre \d{4}-\d\d-\d\d [\d:.]+ UTC y/);
     expect(text).toMatch(/p\.1 [\d:.]+ · p\.2 [\d:.]+/);
     expect(text).toMatch(/Firmó \d{4}-\d\d-\d\d/);
