@@ -22,6 +22,13 @@ describe("errors across the worker boundary", () => {
     expect(back.message).toBe(error.message);
   });
 
+  it("recognizes a TsaError by name, as thrown by another bundle's copy of the class", () => {
+    const foreign = Object.assign(new Error("The TSA answered HTTP 503"), { name: "TsaError", code: "TSA_HTTP_ERROR" });
+    const back = roundTrip(foreign);
+    expect(back).toBeInstanceOf(TsaError);
+    expect((back as TsaError).code).toBe("TSA_HTTP_ERROR");
+  });
+
   it("turns an unexpected error into a plain Error with its message", () => {
     const back = roundTrip(new TypeError("boom"));
     expect(back.constructor).toBe(Error);

@@ -9,8 +9,9 @@ export type SerializedError = { kind: "PdfError" | "PkiError" | "TsaError" | "Ap
 export function serializeError(error: unknown): SerializedError {
   if (error instanceof PdfError) return { kind: "PdfError", code: error.code, message: error.message, details: error.details };
   if (error instanceof PkiError) return { kind: "PkiError", code: error.code, message: error.message };
-  // a TSA failure (main-thread hook) passes through the worker and back; callers still tell it apart
-  if (error instanceof TsaError) return { kind: "TsaError", code: error.code, message: error.message };
+  // a TSA failure (main-thread hook) passes through the worker and back; by name, since the bundles
+  // may hold more than one copy of its class
+  if (error instanceof Error && error.name === "TsaError") return { kind: "TsaError", code: (error as TsaError).code, message: error.message };
   if (error instanceof AppError) return { kind: "AppError", code: error.code, message: error.message, field: error.field };
   // an out-of-range allocation in untrusted input is a complexity refusal, like in the main thread
   if (error instanceof RangeError) return { kind: "PdfError", code: "PDF_TOO_COMPLEX", message: new PdfError("PDF_TOO_COMPLEX").message, details: { reason: error.message } };
