@@ -103,6 +103,8 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL", () => {
       refusals[why] = (refusals[why] ?? 0) + 1;
     };
 
+    const signerSteps = [0, 0];
+    let signerFailovers = 0;
     /** One signer's whole flow; each step goes to the other instance than the step before. */
     async function signAs(link: string, person: { doc_id: string }, names: [string, string], documents: { id: string; pages: number }[], turn: number): Promise<boolean> {
       const fail = (why: string) => (refuse(why), false);
@@ -110,7 +112,10 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL", () => {
       const flow = signerHttp(() => instances[current].baseUrl, link);
       const step = async <T>(call: () => Promise<T>) => {
         requests++;
-        return send(turn++ % 2, (i) => ((current = i), call()));
+        let tries = 0;
+        const result = await send(turn++ % 2, (i) => (tries++, signerSteps[i]++, (current = i), call()));
+        if (tries > 1) signerFailovers++;
+        return result;
       };
       const identified = await step(async () => answer(await flow.identify(person.doc_id)));
       if (identified.status !== 200) return fail(`identify ${identified.status}`);
@@ -217,6 +222,8 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL", () => {
           rejectionsAccepted: accepted.rejected.length,
           stampsAccepted: accepted.stamps.length,
           processesSigned: accepted.signed.length,
+          signerStepsOnAB: signerSteps,
+          signerFailovers,
           padesLevels: Object.fromEntries([...new Set(signedRows.map((r) => r.padesLevel))].map((l) => [l, signedRows.filter((r) => r.padesLevel === l).length])),
           callbackJobs: callbackJobs.length,
           callbackPosts: receiver.posts.length,
