@@ -68,6 +68,7 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL", () => {
     const stampClients = instances.map((s) => new StampApiClient(s.baseUrl, stampToken));
     const processClients = instances.map((s, i) => processApi(s.baseUrl, processTokens[i]));
     let killed = false;
+    let killedAt = 0;
     let failedOver = 0;
     const alive = (i: number) => !(killed && i === 0);
     /** Runs on the chosen instance; a connection cut there (before or while answering) is retried on the other one. */
@@ -133,7 +134,10 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL", () => {
 
     // work items alternate instances: create+reject, async stamps, and two-signer processes signed to the end
     const work: ((n: number) => Promise<void>)[] = [];
+    /** where each item goes in the run: every kind spread evenly over it, slightly jittered */
+    const places: number[] = [];
     for (let k = 0; k < REJECTED; k++) {
+      places.push(k / REJECTED + Math.random() * 0.01);
       work.push(async (n) => {
         const response = await send(n % 2, async (i) => answer(await processClients[i].create({ signers: [signer({ contactInfo: undefined })], urlCallback: receiver.url })));
         requests++;
@@ -147,6 +151,7 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL", () => {
       });
     }
     for (let k = 0; k < STAMPS; k++) {
+      places.push(k / STAMPS + Math.random() * 0.01);
       work.push(async (n) => {
         const txToken = `TwoInst${String(k).padStart(4, "0")}${crypto.randomBytes(5).toString("hex")}`.slice(0, 20);
         const response = await send(n % 2, async (i) => answer(await stampClients[i].signPdf({ ...stampSigner, async: 1, tx_token: txToken }, { pdf: contract })));
@@ -157,6 +162,7 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL", () => {
       });
     }
     for (let k = 0; k < SIGNED; k++) {
+      places.push(k / SIGNED + Math.random() * 0.01);
       work.push(async (n) => {
         const people = [signer({ signChallenges: [], contactInfo: undefined }), signer({ signChallenges: [], contactInfo: undefined })];
         const response = await send(n % 2, async (i) => answer(await processClients[i].create({ signers: people, urlCallback: receiver.url, description: `Dos instancias ${k}` })));
@@ -175,17 +181,20 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL", () => {
         accepted.signed.push(id);
       });
     }
-    work.sort(() => Math.random() - 0.5);
+    const order = work.map((_, j) => j).sort((x, y) => places[x] - places[y]);
 
     let next = 0;
     const worker = async () => {
       while (next < work.length) {
         const n = next++;
-        if (n === Math.floor(work.length / 3) && !killed) {
+        // once a third of the signings completed across both instances (two thirds into the work at
+        // the latest): signer flows have run on both, and those in flight are cut off
+        if (!killed && (accepted.signed.length >= SIGNED / 3 || n >= (2 * work.length) / 3)) {
           killed = true;
+          killedAt = n;
           await a.kill(); // SIGKILL in the middle of the load: requests and jobs in flight on it are cut off
         }
-        await work[n](n);
+        await work[order[n]](n);
       }
     };
     await Promise.all(Array.from({ length: 6 }, worker));
@@ -222,6 +231,7 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL", () => {
           rejectionsAccepted: accepted.rejected.length,
           stampsAccepted: accepted.stamps.length,
           processesSigned: accepted.signed.length,
+          killedAtItem: `${killedAt}/${work.length}`,
           signerStepsOnAB: signerSteps,
           signerFailovers,
           padesLevels: Object.fromEntries([...new Set(signedRows.map((r) => r.padesLevel))].map((l) => [l, signedRows.filter((r) => r.padesLevel === l).length])),
@@ -239,6 +249,7 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL", () => {
       expect(accepted.rejected.length + accepted.stamps.length).toBeGreaterThan(60);
       // a signer cut off on the dead instance goes on on the live one: every signing completes
       expect(accepted.signed).toHaveLength(SIGNED);
+      expect(signerSteps[0], "signer steps on the instance that is killed").toBeGreaterThan(0);
       expect(signedRows.map((r) => [r.status, r.padesLevel])).toEqual(accepted.signed.map(() => ["signed", "B-LTA"]));
       for (const id of accepted.rejected) expect(receiver.eventFor(id)).toMatchObject({ status: "rejected" });
       for (const id of accepted.signed) expect(receiver.eventFor(id)).toMatchObject({ status: "signed" });
