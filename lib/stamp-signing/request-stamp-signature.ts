@@ -78,7 +78,7 @@ export async function requestStampSignature(
         { organizationId: caller.organizationId, actor: caller.email, action: "stamp.signature_requested", target: txToken, detail: { docId, signType: fields.sign_type, async: !!fields.async, repaired: plan.repaired } },
         tx,
       );
-      if (queued) await enqueue(tx, { kind: "stamp.sign", payload: { transactionId: row.id }, organizationId: caller.organizationId, maxAttempts: 3 });
+      if (queued) await enqueue({ kind: "stamp.sign", payload: { transactionId: row.id }, organizationId: caller.organizationId, maxAttempts: 3 }, tx);
     }));
   } catch (error) {
     // nothing refers to the inputs stored for the job that was not queued
