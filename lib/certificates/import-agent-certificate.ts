@@ -28,7 +28,7 @@ export async function importAgentCertificate(input: { organizationId: string; p1
     const c = readX509Certificate(der);
     return c.subject !== c.issuer;
   });
-  const row = await storeCertificate(db, {
+  const row = await storeCertificate({
     certificate: { certificateDer: imported.certificateDer, pkcs8: imported.pkcs8 },
     purpose: "agent",
     environment: settings.environment,
@@ -36,6 +36,6 @@ export async function importAgentCertificate(input: { organizationId: string; p1
     chainDer,
     source: "pkcs12",
     secretKey: settings.secretKey,
-  });
+  }, db);
   return { subject: row.subject, issuer: row.issuerName, notAfter: row.notAfter };
 }

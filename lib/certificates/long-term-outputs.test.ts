@@ -72,7 +72,7 @@ beforeAll(async () => {
     const crlDer = await buildCrl(issuer, { revoked: [], crlNumber: 1n, thisUpdate: staleAt, nextUpdate });
     await services.db.insert(crlIssues).values({ issuerCertificateId: rowId, crlNumber: 1n, crlDer, nextUpdate });
   }
-  const ca = await getCaCertificates(services.db, settings);
+  const ca = await getCaCertificates({ db: services.db, settings });
   caPemFile = path.join(dir, "ca.pem");
   fs.writeFileSync(caPemFile, ca.pem + fs.readFileSync(outsideRoots, "utf8"));
   anchorsDer = [pki.root.certificateDer, ...config.trustAnchorsDer];

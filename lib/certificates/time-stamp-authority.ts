@@ -27,7 +27,7 @@ export async function nextTsaSerialNumber(db: Db): Promise<bigint> {
  * TSA certificate goes into the document's DSS instead, because poppler/NSS rejects every other
  * signature when signature time-stamp tokens carry it (docs/pdf-engine.md).
  */
-export function timeStamperFor(db: Db, settings: TsaSettings): Promise<TimeStamper> {
+export function timeStamperFor({ db, settings }: { db: Db; settings: TsaSettings }): Promise<TimeStamper> {
   return stamperFor(db, settings, false);
 }
 
@@ -65,7 +65,7 @@ export function signatureTimestampFrom(timeStamper: TimeStamper) {
 }
 
 /** Answers a DER TimeStampReq with the built-in TSA (used by /api/tsa and signTimeStamp). */
-export async function answerTimeStampRequest(requestDer: Uint8Array, db: Db, settings: PkiSettings): Promise<Uint8Array> {
+export async function answerTimeStampRequest(requestDer: Uint8Array, { db, settings }: { db: Db; settings: PkiSettings }): Promise<Uint8Array> {
   const pki = await loadPlatformPki(db, settings);
   return respondToTimeStampRequest(requestDer, {
     tsa: { certificateDer: pki.tsa.certificateDer, privateKey: pki.tsa.privateKey, chainDer: [pki.issuing.certificateDer] },

@@ -59,7 +59,7 @@ export async function enrollCertificateHolder(
   const passwordHash = await hashPassword(input.sign_password);
   try {
     return await db.transaction(async (tx) => {
-      const certificate = await storeCertificate(tx, {
+      const certificate = await storeCertificate({
         certificate: { certificateDer },
         purpose: "holder",
         environment: settings.environment,
@@ -67,7 +67,7 @@ export async function enrollCertificateHolder(
         chainDer,
         source: input.source,
         secretKey: settings.secretKey,
-      });
+      }, tx);
       const [holder] = await tx
         .insert(certificateHolders)
         .values({ organizationId: input.organizationId, signUsername: input.sign_username, passwordHash, certificateId: certificate.id })

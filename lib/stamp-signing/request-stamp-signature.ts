@@ -107,7 +107,7 @@ export async function signAndRecord(
 ): Promise<{ pdf: Uint8Array; padesLevel: PadesLevel | null; revocationUnavailable: string[] }> {
   const { config, db, blobs } = services;
   const tsaSettings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
-  const timeStamper = await timed("database", () => timeStamperFor(db, tsaSettings));
+  const timeStamper = await timed("database", () => timeStamperFor({ db, settings: tsaSettings }));
   const [organization] = await timed("database", () => db.select({ allowPrivate: organizations.allowPrivateCallbacks }).from(organizations).where(eq(organizations.id, input.organizationId)));
   const validation = await timed("dss", () =>
     validationData([input.signer.certificateDer, ...input.signer.chainDer], db, tsaSettings, {
@@ -132,7 +132,7 @@ export async function signAndRecord(
     },
     { timestamp: (digest: Uint8Array) => timeStamper(digest) },
   ));
-  const padesLevel = await timed("level", () => measurePadesLevel(result.pdf, 1, db, { ...tsaSettings, trustAnchorsDer: config.trustAnchorsDer }));
+  const padesLevel = await timed("level", () => measurePadesLevel({ pdf: result.pdf, ourSignatures: 1 }, { db, settings: { ...tsaSettings, trustAnchorsDer: config.trustAnchorsDer } }));
   const outputKey = `${input.organizationId}/stamp/${input.docId}/${input.outputName ?? "signed.pdf"}`;
   await timed("blob", () => blobs.put(outputKey, result.pdf, "application/pdf"));
   const recorded = await timed("database", () =>

@@ -13,7 +13,7 @@ import { readRegisteredSignCredentials } from "./update-sign-credentials";
  * key with sign_username/sign_password (sent now or registered with updateSignCredentials) + PIN.
  */
 export async function resolveStampSigner(caller: StaffIdentity, fields: SignPdfFields, settings: PkiSettings, db: Db): Promise<CmsSignerInput> {
-  if (fields.sign_type !== "digital") return loadAgentSigner(caller.organizationId, db, settings);
+  if (fields.sign_type !== "digital") return loadAgentSigner(caller.organizationId, { db, settings });
   let username = fields.sign_username;
   let password = fields.sign_password;
   if (!username || !password) {
