@@ -10,7 +10,7 @@ import { storeCertificate } from "./store-certificate";
  * Replaces the organization's built-in agent certificate with its own, from PKCS#12 (.p12/.pfx).
  * The newest agent certificate wins (loadAgentSigner), so importing again rotates it.
  */
-export async function importAgentCertificate(input: { organizationId: string; p12?: Uint8Array; password: string }, settings: PkiSettings, db: Db) {
+export async function importAgentCertificate(input: { organizationId: string; p12?: Uint8Array; password: string }, { db, settings }: { db: Db; settings: PkiSettings }) {
   if (!input.p12?.length) throw new AppError("VALIDATION", "p12_file es obligatorio", "p12_file");
   let imported;
   try {

@@ -23,8 +23,7 @@ export { ZEnrollCertificateHolder, type EnrollCertificateHolderInput };
  */
 export async function enrollCertificateHolder(
   input: EnrollCertificateHolderInput & { organizationId: string; p12?: Uint8Array },
-  settings: PkiSettings,
-  db: Db,
+  { db, settings }: { db: Db; settings: PkiSettings },
 ) {
   const pki = await loadPlatformPki(db, settings);
   let certificateDer: Uint8Array;
