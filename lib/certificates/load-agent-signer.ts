@@ -49,7 +49,7 @@ async function latestAgentRow(organizationId: string, db: Db, settings: PkiSetti
 }
 
 async function issueAgentRow(organizationId: string, db: Db, settings: PkiSettings) {
-  const pki = await loadPlatformPki(db, settings);
+  const pki = await loadPlatformPki({ db, settings });
   return db.transaction(async (tx) => {
     await lockPkiCreation(`agent:${organizationId}`, tx);
     const again = await latestAgentRow(organizationId, tx, settings);

@@ -26,7 +26,7 @@ type Holder = { [CACHE]?: Map<string, Promise<PlatformPki>> };
  * The built-in root CA, issuing CA and TSA certificate for this environment, generated on first
  * use and kept in the database with encrypted keys. Cached per process.
  */
-export function loadPlatformPki(db: Db, settings: PkiSettings): Promise<PlatformPki> {
+export function loadPlatformPki({ db, settings }: { db: Db; settings: PkiSettings }): Promise<PlatformPki> {
   const holder = globalThis as Holder;
   holder[CACHE] ??= new Map();
   const cached = holder[CACHE].get(settings.environment);

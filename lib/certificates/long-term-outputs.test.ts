@@ -65,7 +65,7 @@ beforeAll(async () => {
   services = { config, db: database.db, databaseKind: "pglite", blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
   const settings = pkiSettingsOf(config);
   const { organization, owner } = await createOrganization({ domain: "ltv.test", ownerEmail: "o@ltv.test", ownerPassword: "Owner-Password-1" }, services.db);
-  const pki = await loadPlatformPki(services.db, settings);
+  const pki = await loadPlatformPki({ db: services.db, settings });
   const staleAt = new Date(Date.now() - STALE_MS);
   for (const [rowId, issuer] of [[pki.rootRowId, pki.root], [pki.issuingRowId, pki.issuing]] as const) {
     const nextUpdate = new Date(staleAt.getTime() + 24 * 3600 * 1000);

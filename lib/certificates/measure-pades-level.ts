@@ -18,7 +18,7 @@ export function lowerLevel(a: PadesLevel | null, b: PadesLevel | null): PadesLev
  * no PAdES level, the file does not verify, or the verifier could not run (pool limits).
  */
 export async function measurePadesLevel({ pdf, ourSignatures }: { pdf: Uint8Array; ourSignatures: number }, { db, settings }: { db: Db; settings: PkiSettings & { trustAnchorsDer?: Uint8Array[] } }): Promise<PadesLevel | null> {
-  const pki = await loadPlatformPki(db, settings);
+  const pki = await loadPlatformPki({ db, settings });
   const anchorsDer = [pki.root.certificateDer, ...(settings.trustAnchorsDer ?? [])];
   let report;
   try {

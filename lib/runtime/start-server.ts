@@ -38,7 +38,7 @@ export async function startServer() {
         console.log(`\n  Admin login: ${bootstrap.owner.email}\n  Generated password: ${bootstrap.password}\n`);
       }
     }
-    await loadPlatformPki(services.db, pkiSettingsOf(config));
+    await loadPlatformPki({ db: services.db, settings: pkiSettingsOf(config) });
     const owner = outboxOwner({ instanceId: config.INSTANCE_ID, port: config.PORT });
     startBackgroundWork({
       handlers: jobHandlers(services),

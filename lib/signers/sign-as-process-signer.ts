@@ -46,7 +46,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
   const pinfo: SignerPinfo = plan.signer.pinfo!;
   const identity = identityOfNat[plan.signer.nat] ?? { nationality: plan.signer.nat.slice(0, 3), idType: "DNI" as const };
   const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
-  const pki = await loadPlatformPki(db, settings);
+  const pki = await loadPlatformPki({ db, settings });
   const givenNames = pinfo.given_name.trim();
   const lastNames = pinfo.family_name.trim();
   const certificate = await issueSignerCertificate(pki.issuing, {
@@ -62,7 +62,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
   await storeCertificate({ certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey }, db);
   const signer = { certificateDer: certificate.certificateDer, privateKey: certificate.privateKey, chainDer: [pki.issuing.certificateDer] };
   const timeStamper = await timeStamperFor({ db, settings });
-  const documentTimeStamper = await documentTimeStamperFor(db, settings);
+  const documentTimeStamper = await documentTimeStamperFor({ db, settings });
   const validation = await validationData([certificate.certificateDer], db, settings);
   const signedAt = new Date();
 

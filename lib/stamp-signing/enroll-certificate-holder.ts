@@ -25,7 +25,7 @@ export async function enrollCertificateHolder(
   input: EnrollCertificateHolderInput & { organizationId: string; p12?: Uint8Array },
   { db, settings }: { db: Db; settings: PkiSettings },
 ) {
-  const pki = await loadPlatformPki(db, settings);
+  const pki = await loadPlatformPki({ db, settings });
   let certificateDer: Uint8Array;
   let pkcs8: Uint8Array;
   let chainDer: Uint8Array[];
