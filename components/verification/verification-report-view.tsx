@@ -1,12 +1,19 @@
 import type { Locale } from "@/lib/i18n/messages";
+import { DEFAULT_TIME_ZONE } from "@/lib/i18n/time-zones";
 import type { VerifyMessages } from "@/lib/i18n/verify-messages";
 import type { Change } from "@/lib/verification/classify-revision-changes";
 import type { SignatureReport, VerificationReport } from "@/lib/verification/verification-report";
 
-type Props = { report: VerificationReport; t: VerifyMessages; locale: Locale };
+type Props = {
+  report: VerificationReport;
+  t: VerifyMessages;
+  locale: Locale;
+  /** Staff pages pass their organization's zone; the public page shows Peru time (DEFAULT_TIME_ZONE). */
+  timeZone?: string;
+};
 
 /** The verdict first (one sentence a person can act on), then each signature's facts. */
-export function VerificationReportView({ report, t, locale }: Props) {
+export function VerificationReportView({ report, t, locale, timeZone = DEFAULT_TIME_ZONE }: Props) {
   if (report.signatures.length === 0) return <p className="alert" data-testid="verify-report">{t.none}</p>;
   const good = report.verdict === "valid";
   return (
@@ -14,14 +21,14 @@ export function VerificationReportView({ report, t, locale }: Props) {
       <p className={good ? "badge badge-signed" : "alert"} role={good ? "status" : "alert"} data-testid="verify-overall" style={{ whiteSpace: "normal" }}>
         {t.overall[report.verdict]}
       </p>
-      {report.signatures.map((signature, i) => <SignatureCard key={i} index={i + 1} signature={signature} t={t} locale={locale} />)}
+      {report.signatures.map((signature, i) => <SignatureCard key={i} index={i + 1} signature={signature} t={t} locale={locale} timeZone={timeZone} />)}
       <p className="muted">{t.sha}: <code style={{ overflowWrap: "anywhere" }}>{report.sha256}</code></p>
     </section>
   );
 }
 
-function SignatureCard({ index, signature: s, t, locale }: { index: number; signature: SignatureReport; t: VerifyMessages; locale: Locale }) {
-  const format = (iso: string) => new Date(iso).toLocaleString(locale === "es" ? "es-PE" : "en-US", { timeZone: "America/Lima", timeZoneName: "short" });
+function SignatureCard({ index, signature: s, t, locale, timeZone }: { index: number; signature: SignatureReport; t: VerifyMessages; locale: Locale; timeZone: string }) {
+  const format = (iso: string) => new Date(iso).toLocaleString(locale === "es" ? "es-PE" : "en-US", { timeZone, timeZoneName: "short" });
   const intact = s.integrity === "intact";
   const stamp = s.timeStamp;
   return (

@@ -6,7 +6,7 @@ import { verifyMessages } from "@/lib/i18n/verify-messages";
 import type { VerificationReport } from "@/lib/verification/verification-report";
 import { VerificationReportView } from "./verification-report-view";
 
-export function VerifyUploadForm({ locale }: { locale: Locale }) {
+export function VerifyUploadForm({ locale, timeZone }: { locale: Locale; timeZone?: string }) {
   const t = verifyMessages[locale];
   const [report, setReport] = useState<VerificationReport | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -42,7 +42,7 @@ export function VerifyUploadForm({ locale }: { locale: Locale }) {
       </form>
       <div aria-live="polite" className="stack">
         {error && <p className="alert" role="alert">{error}</p>}
-        {report && <VerificationReportView report={report} t={t} locale={locale} />}
+        {report && <VerificationReportView report={report} t={t} locale={locale} timeZone={timeZone} />}
       </div>
     </>
   );

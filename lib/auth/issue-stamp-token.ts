@@ -16,8 +16,7 @@ export type IssueStampTokenSettings = { secretKey: Uint8Array; ttlDays: number }
  */
 export async function issueStampToken(
   input: { email: string; password: string; version: StampApiVersion; address?: string },
-  settings: IssueStampTokenSettings,
-  db: Db,
+  { db, settings }: { db: Db; settings: IssueStampTokenSettings },
 ): Promise<{ token: string; expiresAt: Date }> {
   const staff = await authenticateStaff(input.email, input.password, db, input.address);
   if (!staff) throw new AppError("INVALID_CREDENTIALS");

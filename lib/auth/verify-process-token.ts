@@ -18,7 +18,7 @@ export type ProcessCaller = {
  * The credential behind a process-API token. The credential and its organization are re-read on
  * every call, so revocation and suspension take effect at once.
  */
-export async function verifyProcessToken(token: string, secretKey: Uint8Array, db: Db): Promise<ProcessCaller> {
+export async function verifyProcessToken(token: string, { db, secretKey }: { db: Db; secretKey: Uint8Array }): Promise<ProcessCaller> {
   let subject: string | undefined;
   try {
     const { payload } = await jwtVerify(token, deriveKey(secretKey, "process-api-jwt"), { algorithms: ["HS256"] });

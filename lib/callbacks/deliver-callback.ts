@@ -19,7 +19,7 @@ export const CALLBACK_TIMEOUT_MS = 10_000;
  * Webhooks headers whose `webhook-id` is the same on every retry of the event. Any 2xx is delivered; every try is
  * logged in outbox_attempts; the dispatcher retries failures with backoff (decision 16).
  */
-export async function deliverCallback(job: ClaimedJob, db: Db, settings: LinkSettings): Promise<void> {
+export async function deliverCallback(job: ClaimedJob, { db, settings }: { db: Db; settings: LinkSettings }): Promise<void> {
   const processId = String(job.payload.processId ?? "");
   const [row] = await db
     .select({ process: processes, organization: organizations })

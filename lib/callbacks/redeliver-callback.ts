@@ -20,7 +20,7 @@ export async function redeliverCallback(input: { organizationId: string; process
       .limit(1);
     if (!process) throw new AppError("NOT_FOUND");
     if (!process.urlCallback) throw new AppError("VALIDATION", "el proceso no tiene URL de callback", "urlCallback");
-    const id = await enqueue(tx, { kind: "callback.deliver", payload: { processId: process.id, status: process.status }, organizationId: input.organizationId });
+    const id = await enqueue({ kind: "callback.deliver", payload: { processId: process.id, status: process.status }, organizationId: input.organizationId }, tx);
     await recordProcessEvent({ processId: process.id, organizationId: input.organizationId, kind: "callback_requeued", actor: input.actor, detail: { outboxId: id } }, tx);
     return id;
   });

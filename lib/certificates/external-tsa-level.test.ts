@@ -63,7 +63,7 @@ beforeAll(async () => {
   if (result.mode !== "sync") throw new Error("expected a synchronous signature");
   const [row] = await services.db.select().from(stampTransactions).where(eq(stampTransactions.txToken, result.txToken));
   answer = { level: result.padesLevel, stored: row.padesLevel, pdf: result.pdf };
-  fs.writeFileSync(path.join(dir, "ca.pem"), (await getCaCertificates(services.db, pkiSettingsOf(config))).pem + fs.readFileSync(outsideTsa.caPemPath, "utf8"));
+  fs.writeFileSync(path.join(dir, "ca.pem"), (await getCaCertificates({ db: services.db, settings: pkiSettingsOf(config) })).pem + fs.readFileSync(outsideTsa.caPemPath, "utf8"));
 }, 300_000);
 
 afterAll(async () => {
@@ -81,7 +81,7 @@ describe("a stamp time-stamped by an external TSA_URL whose certificate has no r
   });
 
   it("is measured, answered and recorded as B-T, never B-LT", async () => {
-    const anchors = [outsideTsa.caDer, (await getCaCertificates(services.db, pkiSettingsOf(services.config))).rootDer];
+    const anchors = [outsideTsa.caDer, (await getCaCertificates({ db: services.db, settings: pkiSettingsOf(services.config) })).rootDer];
     const report = await verifyPdfSignatures(answer.pdf, anchors);
     expect(report.signatures.map((s) => [s.timeStamp?.valid, s.level])).toEqual([[true, "B-T"]]);
     expect(answer.level).toBe("B-T");

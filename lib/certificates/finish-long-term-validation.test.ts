@@ -37,7 +37,7 @@ beforeAll(async () => {
   const [user] = await services.db.select().from(users).where(eq(users.id, owner.id));
   const caller = { userId: user.id, email: user.email, role: user.role, organizationId: organization.id, organizationDomain: "dss.test", organizationTimeZone: "America/Lima", isPlatformAdmin: false };
   caPemFile = path.join(dir, "ca.pem");
-  fs.writeFileSync(caPemFile, (await getCaCertificates(services.db, pkiSettingsOf(config))).pem);
+  fs.writeFileSync(caPemFile, (await getCaCertificates({ db: services.db, settings: pkiSettingsOf(config) })).pem);
   let pdf: Uint8Array = CONTRACT;
   for (let i = 0; i < SIGNATURES; i++) {
     const result = await requestStampSignature({ caller, fields: ZSignPdfFields.parse({}), pdf: { field: "pdf_file", filename: "c.pdf", contentType: "application/pdf", bytes: pdf } }, services);

@@ -17,7 +17,7 @@ export type OutsideRevocationOptions = { allowPrivate: boolean; trustAnchorsDer:
  * had (the output then reaches B-T only, and says so).
  */
 export async function validationData(signerCertificates: Uint8Array[], db: Db, settings: TsaSettings, outside: OutsideRevocationOptions = { allowPrivate: false, trustAnchorsDer: [] }) {
-  const pki = await loadPlatformPki(db, settings);
+  const pki = await loadPlatformPki({ db, settings });
   const platformIssuers = new Set([pki.root.certificateDer, pki.issuing.certificateDer].map((der) => readX509Certificate(der).subject));
   const fetched = await fetchOutsideRevocation(signerCertificates, {
     issuersDer: outside.trustAnchorsDer,
@@ -55,5 +55,5 @@ export async function addValidationData(pdf: Uint8Array, signerCertificates: Uin
 
 /** PAdES B-LTA: the validation data above, then a document time stamp (carrying the TSA certificate) over everything. */
 export async function finishDocumentForLongTerm(pdf: Uint8Array, signerCertificates: Uint8Array[], db: Db, settings: TsaSettings): Promise<Uint8Array> {
-  return finishLongTermValidation(pdf, { ...(await validationData(signerCertificates, db, settings)), timestamp: await documentTimeStamperFor(db, settings) });
+  return finishLongTermValidation(pdf, { ...(await validationData(signerCertificates, db, settings)), timestamp: await documentTimeStamperFor({ db, settings }) });
 }

@@ -7,8 +7,8 @@ function toPem(der: Uint8Array): string {
 }
 
 /** The public CA certificates relying parties import: root first, then the issuing CA. */
-export async function getCaCertificates(db: Db, settings: PkiSettings) {
-  const pki = await loadPlatformPki(db, settings);
+export async function getCaCertificates({ db, settings }: { db: Db; settings: PkiSettings }) {
+  const pki = await loadPlatformPki({ db, settings });
   return {
     rootDer: pki.root.certificateDer,
     pem: toPem(pki.root.certificateDer) + toPem(pki.issuing.certificateDer),

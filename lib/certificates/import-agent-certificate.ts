@@ -10,7 +10,7 @@ import { storeCertificate } from "./store-certificate";
  * Replaces the organization's built-in agent certificate with its own, from PKCS#12 (.p12/.pfx).
  * The newest agent certificate wins (loadAgentSigner), so importing again rotates it.
  */
-export async function importAgentCertificate(input: { organizationId: string; p12?: Uint8Array; password: string }, settings: PkiSettings, db: Db) {
+export async function importAgentCertificate(input: { organizationId: string; p12?: Uint8Array; password: string }, { db, settings }: { db: Db; settings: PkiSettings }) {
   if (!input.p12?.length) throw new AppError("VALIDATION", "p12_file es obligatorio", "p12_file");
   let imported;
   try {
@@ -28,7 +28,7 @@ export async function importAgentCertificate(input: { organizationId: string; p1
     const c = readX509Certificate(der);
     return c.subject !== c.issuer;
   });
-  const row = await storeCertificate(db, {
+  const row = await storeCertificate({
     certificate: { certificateDer: imported.certificateDer, pkcs8: imported.pkcs8 },
     purpose: "agent",
     environment: settings.environment,
@@ -36,6 +36,6 @@ export async function importAgentCertificate(input: { organizationId: string; p1
     chainDer,
     source: "pkcs12",
     secretKey: settings.secretKey,
-  });
+  }, db);
   return { subject: row.subject, issuer: row.issuerName, notAfter: row.notAfter };
 }

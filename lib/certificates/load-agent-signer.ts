@@ -15,7 +15,7 @@ type Holder = { [CACHE]?: Map<string, { rowId: string; signer: CmsSignerInput }>
  * The organization's "agente" certificate: an imported PKCS#12 when there is one, otherwise a
  * certificate issued by the built-in issuing CA on first use.
  */
-export async function loadAgentSigner(organizationId: string, db: Db, settings: PkiSettings): Promise<CmsSignerInput> {
+export async function loadAgentSigner(organizationId: string, { db, settings }: { db: Db; settings: PkiSettings }): Promise<CmsSignerInput> {
   const row = (await latestAgentRow(organizationId, db, settings)) ?? (await issueAgentRow(organizationId, db, settings));
   const holder = globalThis as Holder;
   holder[CACHE] ??= new Map();
@@ -49,9 +49,9 @@ async function latestAgentRow(organizationId: string, db: Db, settings: PkiSetti
 }
 
 async function issueAgentRow(organizationId: string, db: Db, settings: PkiSettings) {
-  const pki = await loadPlatformPki(db, settings);
+  const pki = await loadPlatformPki({ db, settings });
   return db.transaction(async (tx) => {
-    await lockPkiCreation(tx, `agent:${organizationId}`);
+    await lockPkiCreation(`agent:${organizationId}`, tx);
     const again = await latestAgentRow(organizationId, tx, settings);
     if (again) return again;
     const [organization] = await tx.select().from(organizations).where(eq(organizations.id, organizationId));
@@ -60,13 +60,13 @@ async function issueAgentRow(organizationId: string, db: Db, settings: PkiSettin
       domain: organization.domain,
       crlBaseUrl: crlBaseUrl(settings.publicUrl),
     });
-    return storeCertificate(tx, {
+    return storeCertificate({
       certificate,
       purpose: "agent",
       environment: settings.environment,
       organizationId,
       chainDer: [pki.issuing.certificateDer], // never the root: poppler then reports "Unknown issue" on a second signature
       secretKey: settings.secretKey,
-    });
+    }, tx);
   });
 }

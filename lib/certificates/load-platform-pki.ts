@@ -26,7 +26,7 @@ type Holder = { [CACHE]?: Map<string, Promise<PlatformPki>> };
  * The built-in root CA, issuing CA and TSA certificate for this environment, generated on first
  * use and kept in the database with encrypted keys. Cached per process.
  */
-export function loadPlatformPki(db: Db, settings: PkiSettings): Promise<PlatformPki> {
+export function loadPlatformPki({ db, settings }: { db: Db; settings: PkiSettings }): Promise<PlatformPki> {
   const holder = globalThis as Holder;
   holder[CACHE] ??= new Map();
   const cached = holder[CACHE].get(settings.environment);
@@ -43,14 +43,14 @@ async function loadOrCreate(db: Db, settings: PkiSettings): Promise<PlatformPki>
   const existing = await readHierarchy(db, settings);
   if (existing) return existing;
   return db.transaction(async (tx) => {
-    await lockPkiCreation(tx, `platform:${settings.environment}`);
+    await lockPkiCreation(`platform:${settings.environment}`, tx);
     const again = await readHierarchy(tx, settings);
     if (again) return again;
     const hierarchy = await createPkiHierarchy({ environment: settings.environment, crlBaseUrl: crlBaseUrl(settings.publicUrl) });
     const common = { environment: settings.environment, secretKey: settings.secretKey } as const;
-    const root = await storeCertificate(tx, { ...common, certificate: hierarchy.root, purpose: "root" });
-    const issuing = await storeCertificate(tx, { ...common, certificate: hierarchy.issuing, purpose: "issuing", chainDer: [hierarchy.root.certificateDer] });
-    await storeCertificate(tx, { ...common, certificate: hierarchy.tsa, purpose: "tsa", chainDer: [hierarchy.issuing.certificateDer, hierarchy.root.certificateDer] });
+    const root = await storeCertificate({ ...common, certificate: hierarchy.root, purpose: "root" }, tx);
+    const issuing = await storeCertificate({ ...common, certificate: hierarchy.issuing, purpose: "issuing", chainDer: [hierarchy.root.certificateDer] }, tx);
+    await storeCertificate({ ...common, certificate: hierarchy.tsa, purpose: "tsa", chainDer: [hierarchy.issuing.certificateDer, hierarchy.root.certificateDer] }, tx);
     return { environment: settings.environment, ...hierarchy, issuingRowId: issuing.id, rootRowId: root.id };
   });
 }

@@ -65,9 +65,9 @@ beforeAll(async () => {
   services = { config, db: database.db, databaseKind: "pglite", blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
   const settings = pkiSettingsOf(config);
   const { organization, owner } = await createOrganization({ domain: "ltv.test", ownerEmail: "o@ltv.test", ownerPassword: "Owner-Password-1" }, services.db);
-  const pki = await loadPlatformPki(services.db, settings);
+  const pki = await loadPlatformPki({ db: services.db, settings });
   await storeStaleCrls(services.db, settings, STALE_MS);
-  const ca = await getCaCertificates(services.db, settings);
+  const ca = await getCaCertificates({ db: services.db, settings });
   caPemFile = path.join(dir, "ca.pem");
   fs.writeFileSync(caPemFile, ca.pem + fs.readFileSync(outsideRoots, "utf8"));
   anchorsDer = [pki.root.certificateDer, ...config.trustAnchorsDer];
@@ -87,11 +87,7 @@ beforeAll(async () => {
   const agente = await stamp({ ...person, page: 1, sign_type: "agente" });
   outputs.push({ name: "agente, stamp on page 1", level: "B-LT", signatures: 1, bytes: agente });
   outputs.push({ name: "otp, stamp on an appended page (page 0)", level: "B-LT", signatures: 1, bytes: await stamp({ ...person, page: 0, sign_type: "otp", email: "rosa@ltv.test" }) });
-  await enrollCertificateHolder(
-    { ...ZEnrollCertificateHolder.parse({ sign_username: "rosa.huaman", sign_password: "Holder-Password-1", sign_pin: "2468", ...person, validity_days: 3 * 365 }), organizationId: organization.id },
-    settings,
-    services.db,
-  );
+  await enrollCertificateHolder({ ...ZEnrollCertificateHolder.parse({ sign_username: "rosa.huaman", sign_password: "Holder-Password-1", sign_pin: "2468", ...person, validity_days: 3 * 365 }), organizationId: organization.id }, { db: services.db, settings });
   outputs.push({ name: "digital (built-in holder), invisible", level: "B-LT", signatures: 1, bytes: await stamp({ sign_type: "digital", sign_username: "rosa.huaman", sign_password: "Holder-Password-1", sign_pin: "2468" }) });
   outputs.push({ name: "agente, third signature on a twice-signed file", level: "B-LT", signatures: 3, bytes: await stamp({ ...person, page: 1, position_y: 300 }, await stamp({ ...person, page: 1, position_y: 160 }, agente)) });
 
@@ -117,11 +113,11 @@ beforeAll(async () => {
   const [processRow] = await services.db.select().from(processes).where(eq(processes.id, created.id));
   processLevel = processRow.padesLevel;
 
-  await importAgentCertificate({ organizationId: organization.id, p12: outsideCa.agentP12, password: outsideCa.p12Password }, settings, services.db);
+  await importAgentCertificate({ organizationId: organization.id, p12: outsideCa.agentP12, password: outsideCa.p12Password }, { db: services.db, settings });
   outputs.push({ name: "imported agent from an outside CA (CRL fetched)", level: "B-LT", signatures: 1, bytes: await stamp({ ...person, page: 1 }) });
   await stamp({});
   outsideCrlRequests = outsideCa.crlRequests();
-  await importAgentCertificate({ organizationId: organization.id, p12: offlineCa.agentP12, password: offlineCa.p12Password }, settings, services.db);
+  await importAgentCertificate({ organizationId: organization.id, p12: offlineCa.agentP12, password: offlineCa.p12Password }, { db: services.db, settings });
   offline = await stamp({});
   offlineRecord = recorded.at(-1)!;
   for (const [index, output] of outputs.entries()) fs.writeFileSync(path.join(dir, `out${index}.pdf`), output.bytes);

@@ -17,8 +17,8 @@ export function lowerLevel(a: PadesLevel | null, b: PadesLevel | null): PadesLev
  * `ourSignatures` signatures of `pdf` (earlier ones may belong to others). null when one of them has
  * no PAdES level, the file does not verify, or the verifier could not run (pool limits).
  */
-export async function measurePadesLevel(pdf: Uint8Array, ourSignatures: number, db: Db, settings: PkiSettings & { trustAnchorsDer?: Uint8Array[] }): Promise<PadesLevel | null> {
-  const pki = await loadPlatformPki(db, settings);
+export async function measurePadesLevel({ pdf, ourSignatures }: { pdf: Uint8Array; ourSignatures: number }, { db, settings }: { db: Db; settings: PkiSettings & { trustAnchorsDer?: Uint8Array[] } }): Promise<PadesLevel | null> {
+  const pki = await loadPlatformPki({ db, settings });
   const anchorsDer = [pki.root.certificateDer, ...(settings.trustAnchorsDer ?? [])];
   let report;
   try {

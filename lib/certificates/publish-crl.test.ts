@@ -25,7 +25,7 @@ beforeAll(async () => {
   const database = await openDatabase({ dataDir: config.dataDir });
   ({ db, close } = database);
   settings = pkiSettingsOf(config);
-  pki = await loadPlatformPki(db, settings);
+  pki = await loadPlatformPki({ db, settings });
 }, 120_000);
 afterAll(async () => {
   await close?.();

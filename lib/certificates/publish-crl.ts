@@ -37,7 +37,7 @@ export async function currentPlatformCrls(db: Db, settings: PkiSettings, coverin
 type Issuer = { rowId: string; certificate: IssuedCertificate };
 
 async function platformIssuers(db: Db, settings: PkiSettings): Promise<Issuer[]> {
-  const pki = await loadPlatformPki(db, settings);
+  const pki = await loadPlatformPki({ db, settings });
   return [
     { rowId: pki.rootRowId, certificate: pki.root },
     { rowId: pki.issuingRowId, certificate: pki.issuing },

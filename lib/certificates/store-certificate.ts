@@ -11,7 +11,6 @@ export const keyAad = (purpose: CertificatePurpose, serialNumberHex: string) => 
 
 /** Persists a certificate and its private key (AES-256-GCM under SECRET_KEY unless already encrypted). */
 export async function storeCertificate(
-  db: Db,
   input: {
     /** The private key as PKCS#8 (encrypted here under SECRET_KEY) or already encrypted; none for signer certificates. */
     certificate: { certificateDer: Uint8Array; pkcs8?: Uint8Array; encryptedKey?: Uint8Array };
@@ -22,6 +21,7 @@ export async function storeCertificate(
     source?: "built-in" | "pkcs12";
     secretKey: Uint8Array;
   },
+  db: Db,
 ) {
   const parsed = readX509Certificate(input.certificate.certificateDer);
   const serialNumberHex = parsed.serialNumber.toLowerCase();
@@ -49,7 +49,7 @@ export async function storeCertificate(
 }
 
 /** Serializes whole-platform key creation across instances sharing one PostgreSQL. */
-export async function lockPkiCreation(db: Db, scope: string) {
+export async function lockPkiCreation(scope: string, db: Db) {
   await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`pki:${scope}`}))`);
 }
 

@@ -27,7 +27,7 @@ export async function nextTsaSerialNumber(db: Db): Promise<bigint> {
  * TSA certificate goes into the document's DSS instead, because poppler/NSS rejects every other
  * signature when signature time-stamp tokens carry it (docs/pdf-engine.md).
  */
-export function timeStamperFor(db: Db, settings: TsaSettings): Promise<TimeStamper> {
+export function timeStamperFor({ db, settings }: { db: Db; settings: TsaSettings }): Promise<TimeStamper> {
   return stamperFor(db, settings, false);
 }
 
@@ -36,7 +36,7 @@ export function timeStamperFor(db: Db, settings: TsaSettings): Promise<TimeStamp
  * Adobe-style validators require ("Can't find signing certificate" otherwise). poppler accepts it
  * there (lib/certificates/long-term-outputs.test.ts checks every signature of such files).
  */
-export function documentTimeStamperFor(db: Db, settings: TsaSettings): Promise<TimeStamper> {
+export function documentTimeStamperFor({ db, settings }: { db: Db; settings: TsaSettings }): Promise<TimeStamper> {
   return stamperFor(db, settings, true);
 }
 
@@ -46,7 +46,7 @@ async function stamperFor(db: Db, settings: TsaSettings, includeCertificates: bo
     const headers: Record<string, string> = settings.externalTsaToken ? { authorization: `Bearer ${settings.externalTsaToken}` } : {};
     return (digest) => requestExternalTimeStamp(url, digest, { headers, timeoutMs: 15_000 });
   }
-  const pki = await loadPlatformPki(db, settings);
+  const pki = await loadPlatformPki({ db, settings });
   const tsa = { certificateDer: pki.tsa.certificateDer, privateKey: pki.tsa.privateKey, chainDer: [pki.issuing.certificateDer] };
   return async (digest) =>
     createTimeStampToken({
@@ -65,8 +65,8 @@ export function signatureTimestampFrom(timeStamper: TimeStamper) {
 }
 
 /** Answers a DER TimeStampReq with the built-in TSA (used by /api/tsa and signTimeStamp). */
-export async function answerTimeStampRequest(requestDer: Uint8Array, db: Db, settings: PkiSettings): Promise<Uint8Array> {
-  const pki = await loadPlatformPki(db, settings);
+export async function answerTimeStampRequest(requestDer: Uint8Array, { db, settings }: { db: Db; settings: PkiSettings }): Promise<Uint8Array> {
+  const pki = await loadPlatformPki({ db, settings });
   return respondToTimeStampRequest(requestDer, {
     tsa: { certificateDer: pki.tsa.certificateDer, privateKey: pki.tsa.privateKey, chainDer: [pki.issuing.certificateDer] },
     policyOid: TSA_POLICY_OID,

@@ -75,7 +75,7 @@ describe("produceEvidenceSummary", () => {
     expect(qpdf.ok, qpdf.output).toBe(true);
     expect(await pdfsigValidations(file)).toEqual(["Signature is Valid."]);
     const caFile = path.join(dir, "ca.pem");
-    fs.writeFileSync(caFile, (await getCaCertificates(services.db, pkiSettingsOf(services.config))).pem);
+    fs.writeFileSync(caFile, (await getCaCertificates({ db: services.db, settings: pkiSettingsOf(services.config) })).pem);
     const strict = await validatePdf(file, caFile);
     expect(strict.ok, strict.output).toBe(true);
     expect(spawnSync("pdfsig", [file], { encoding: "utf8" }).stdout).toMatch(/Signer Certificate Common Name: .*evidence\.test|Signer full Distinguished Name: .*evidence\.test/i);

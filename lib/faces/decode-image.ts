@@ -1,7 +1,7 @@
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
+import { displayedSize, ImageHeaderError, readImageHeader, type ExifOrientation, type ImageHeader } from "@/lib/images/read-image-header";
 import { FaceError } from "./face-error";
-import { readJpegHeader, type ExifOrientation } from "./read-jpeg-header";
 
 /** Packed 8-bit RGB pixels, upright (EXIF orientation applied), at most `maxSide` on the long side. */
 export interface DecodedImage {
@@ -24,21 +24,15 @@ const MAX_DECODE_MB = 512;
  * applies EXIF orientation, flattens alpha on white and box-downscales to `maxSide`.
  */
 export function decodeImage(bytes: Uint8Array, maxSide = DEFAULT_MAX_SIDE): DecodedImage {
-  const jpegHeader = isJpeg(bytes) ? readJpegHeader(bytes) : null;
-  if (jpegHeader) refuseOversized(jpegHeader.width, jpegHeader.height);
-  const raw = jpegHeader ? decodeJpeg(bytes) : isPng(bytes) ? decodePng(bytes) : null;
-  if (!raw) throw new FaceError("INVALID_IMAGE", "formato no admitido");
-  if (raw.width < 1 || raw.height < 1) throw new FaceError("INVALID_IMAGE", "imagen vacía");
-  const orientation = jpegHeader?.orientation ?? 1;
+  const header = readHeader(bytes);
+  if (header.width * header.height > MAX_MEGAPIXELS * 1e6) throw new FaceError("INVALID_IMAGE", `más de ${MAX_MEGAPIXELS} megapíxeles`);
+  const raw = header.format === "jpeg" ? decodeJpeg(bytes) : decodePng(bytes);
+  if (raw.width !== header.width || raw.height !== header.height) throw new FaceError("INVALID_IMAGE", "tamaño distinto del encabezado");
   const scale = Math.min(1, maxSide / Math.max(raw.width, raw.height));
   const small = scale < 1 ? boxDownscale(raw, Math.max(1, Math.round(raw.width * scale)), Math.max(1, Math.round(raw.height * scale))) : raw;
-  const upright = orient(small, orientation);
-  const swapped = orientation >= 5;
-  return {
-    ...upright,
-    originalWidth: swapped ? raw.height : raw.width,
-    originalHeight: swapped ? raw.width : raw.height,
-  };
+  const upright = orient(small, header.orientation);
+  const original = displayedSize(header);
+  return { ...upright, originalWidth: original.width, originalHeight: original.height };
 }
 
 interface Rgb {
@@ -47,16 +41,14 @@ interface Rgb {
   height: number;
 }
 
-function isJpeg(bytes: Uint8Array): boolean {
-  return bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
-}
-
-function isPng(bytes: Uint8Array): boolean {
-  return bytes.length > 24 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
-}
-
-function refuseOversized(width: number, height: number): void {
-  if (width * height > MAX_MEGAPIXELS * 1e6) throw new FaceError("INVALID_IMAGE", `más de ${MAX_MEGAPIXELS} megapíxeles`);
+/** The shared header walk refuses truncated, garbled and unsupported files before any decoding. */
+function readHeader(bytes: Uint8Array): ImageHeader {
+  try {
+    return readImageHeader(bytes);
+  } catch (error) {
+    if (error instanceof ImageHeaderError) throw new FaceError("INVALID_IMAGE", error.message);
+    throw error;
+  }
 }
 
 function decodeJpeg(bytes: Uint8Array): Rgb {
@@ -77,8 +69,6 @@ function decodeJpeg(bytes: Uint8Array): Rgb {
 }
 
 function decodePng(bytes: Uint8Array): Rgb {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  refuseOversized(view.getUint32(16), view.getUint32(20));
   let png: PNG;
   try {
     png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));

@@ -57,7 +57,7 @@ export function withProcessToken(permission: Permission, handler: Handler<Proces
   return withPublic("process", async (request, context) => {
     const token = readAuthorization(request, ["jwt-bearer", "bearer"]);
     if (!token) throw new AppError("UNAUTHORIZED");
-    const caller = await timed("auth", () => verifyProcessToken(token, context.services.config.secretKey, context.services.db));
+    const caller = await timed("auth", () => verifyProcessToken(token, { db: context.services.db, secretKey: context.services.config.secretKey }));
     if (!can(caller.role, permission)) throw new AppError("FORBIDDEN");
     return handler(request, { ...context, caller });
   });

@@ -13,7 +13,7 @@ import { renderSigningMessage } from "./render-signing-message";
  * id (the token is never stored) and sends it. A message whose link was replaced, or whose process
  * or signer is no longer waiting, is dropped: a newer message supersedes it.
  */
-export async function sendSigningNotification(job: ClaimedJob, db: Db, settings: LinkSettings & { transports: TransportSettings }): Promise<void> {
+export async function sendSigningNotification(job: ClaimedJob, { db, settings }: { db: Db; settings: LinkSettings & { transports: TransportSettings } }): Promise<void> {
   const { processId, signerId, linkId } = job.payload as { processId: string; signerId: string; linkId: string };
   const [row] = await db
     .select({ process: processes, organization: organizations, signer: processSigners, link: processLinks })

@@ -5,23 +5,23 @@ import { organizations } from "@/db/schema";
 import { createOrganization } from "./create-organization";
 import { createCredential } from "@/lib/credentials/create-credential";
 
-export type BootstrapSettings = { domain: string; adminEmail: string; adminPassword?: string };
+export type BootstrapInput = { domain: string; adminEmail: string; adminPassword?: string };
 
 /**
  * First start with an empty database: the demo organization, its owner (also platform
  * administrator) and an admin process-API credential, so one e-mail + password works for the
  * dashboard, /api/auth/token and /api/auth/login.
  */
-export async function bootstrapPlatform(settings: BootstrapSettings, db: Db) {
+export async function bootstrapPlatform(input: BootstrapInput, db: Db) {
   const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(organizations);
   if (count > 0) return null;
-  const generated = !settings.adminPassword;
-  const password = settings.adminPassword ?? crypto.randomBytes(12).toString("base64url");
+  const generated = !input.adminPassword;
+  const password = input.adminPassword ?? crypto.randomBytes(12).toString("base64url");
   const { organization, owner } = await createOrganization(
     {
-      domain: settings.domain,
-      displayName: settings.domain,
-      ownerEmail: settings.adminEmail,
+      domain: input.domain,
+      displayName: input.domain,
+      ownerEmail: input.adminEmail,
       ownerPassword: password,
       platformAdmin: true,
     },

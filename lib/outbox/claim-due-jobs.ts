@@ -12,7 +12,7 @@ const COLUMNS = sql.raw("id, organization_id, kind, payload, status, attempts, m
  * expired lost its worker: it is claimed again, which counts as its next attempt (rows out of
  * attempts are buried by `buryAbandonedJobs` first, so a job that kills its worker cannot loop).
  */
-export async function claimDueJobs(db: Db, input: { limit: number; leaseSeconds: number; owner: string }): Promise<ClaimedJob[]> {
+export async function claimDueJobs(input: { limit: number; leaseSeconds: number; owner: string }, db: Db): Promise<ClaimedJob[]> {
   return rowsOf(
     await db.execute(sql`
       update outbox set status = 'running', attempts = attempts + 1, owner = ${input.owner},
@@ -50,7 +50,7 @@ export async function buryAbandonedJobs(db: Db): Promise<ClaimedJob[]> {
  * they are released now instead of when their lease ends. `ownerPattern` (SQL LIKE) names them.
  * The attempt they were on counts; one that was the last goes to `dead`. Returns the dead rows.
  */
-export async function releaseLeasesOf(db: Db, input: { ownerPattern: string; except: string }): Promise<{ released: number; dead: ClaimedJob[] }> {
+export async function releaseLeasesOf(input: { ownerPattern: string; except: string }, db: Db): Promise<{ released: number; dead: ClaimedJob[] }> {
   const rows = rowsOf(
     await db.execute(sql`
       update outbox set status = case when attempts >= max_attempts then 'dead' else 'pending' end,

@@ -6,8 +6,8 @@ export type OutboxKind = "stamp.sign" | "callback.deliver" | "email.send" | "wha
 
 /** Adds durable work; call it with the transaction that writes the data the work is about. */
 export async function enqueue(
-  db: Db,
   job: { kind: OutboxKind; payload: Record<string, unknown>; organizationId?: string; maxAttempts?: number; runAt?: Date },
+  db: Db,
 ) {
   const [row] = await db
     .insert(outbox)

@@ -10,13 +10,13 @@ import type { ClaimedJob } from "./claim-due-jobs";
  */
 const heldBy = (job: ClaimedJob) => and(eq(outbox.id, job.id), eq(outbox.attempts, job.attempts), eq(outbox.status, "running"));
 
-export async function markJobDone(db: Db, job: ClaimedJob): Promise<boolean> {
+export async function markJobDone(job: ClaimedJob, db: Db): Promise<boolean> {
   const rows = await db.update(outbox).set({ status: "done", doneAt: new Date(), lockedUntil: null, owner: null }).where(heldBy(job)).returning({ id: outbox.id });
   return rows.length > 0;
 }
 
 /** A failed attempt: retried at `retryAt`, or `dead` with the reason when `dead` is set. */
-export async function markJobFailed(db: Db, job: ClaimedJob, outcome: { reason: string; dead: boolean; retryAt: Date }): Promise<boolean> {
+export async function markJobFailed({ job, ...outcome }: { job: ClaimedJob; reason: string; dead: boolean; retryAt: Date }, db: Db): Promise<boolean> {
   const rows = await db
     .update(outbox)
     .set({
@@ -33,7 +33,7 @@ export async function markJobFailed(db: Db, job: ClaimedJob, outcome: { reason: 
 }
 
 /** Keeps the lease of a job that is still working (long signatures, slow receivers). */
-export async function extendJobLease(db: Db, job: ClaimedJob, leaseSeconds: number): Promise<boolean> {
+export async function extendJobLease({ job, leaseSeconds }: { job: ClaimedJob; leaseSeconds: number }, db: Db): Promise<boolean> {
   const rows = await db
     .update(outbox)
     .set({ lockedUntil: sql`now() + make_interval(secs => ${leaseSeconds})` })

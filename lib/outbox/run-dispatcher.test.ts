@@ -40,51 +40,51 @@ async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs
 
 describe("claiming", () => {
   it("counts each claim as an attempt, with an owner and a lease", async () => {
-    const id = await enqueue(db, { kind: "email.send", payload: {}, maxAttempts: 3 });
-    const [job] = await claimDueJobs(db, { ...lease, owner: "a#1" });
+    const id = await enqueue({ kind: "email.send", payload: {}, maxAttempts: 3 }, db);
+    const [job] = await claimDueJobs({ ...lease, owner: "a#1" }, db);
     expect(job).toMatchObject({ id, status: "running", attempts: 1, owner: "a#1" });
     expect(job.lockedUntil!.getTime()).toBeGreaterThan(Date.now() + 30_000);
-    expect(await claimDueJobs(db, { ...lease, owner: "b#1" })).toEqual([]); // leased: nobody else gets it
+    expect(await claimDueJobs({ ...lease, owner: "b#1" }, db)).toEqual([]); // leased: nobody else gets it
   });
 
   it("reclaims an expired lease as the next attempt and buries it after the last one", async () => {
-    const id = await enqueue(db, { kind: "email.send", payload: {}, maxAttempts: 2 });
-    await claimDueJobs(db, { ...lease, owner: "a#1" });
+    const id = await enqueue({ kind: "email.send", payload: {}, maxAttempts: 2 }, db);
+    await claimDueJobs({ ...lease, owner: "a#1" }, db);
     await expireLeases();
-    const [second] = await claimDueJobs(db, { ...lease, owner: "b#1" });
+    const [second] = await claimDueJobs({ ...lease, owner: "b#1" }, db);
     expect(second).toMatchObject({ id, attempts: 2, owner: "b#1", lastError: "worker stopped during attempt 1 of 2 (lease expired)" });
     await expireLeases();
-    expect(await claimDueJobs(db, { ...lease, owner: "c#1" })).toEqual([]); // out of attempts: not claimed again
+    expect(await claimDueJobs({ ...lease, owner: "c#1" }, db)).toEqual([]); // out of attempts: not claimed again
     const dead = await buryAbandonedJobs(db);
     expect(dead.map((d) => d.id)).toEqual([id]);
     expect(await rowOf(id)).toMatchObject({ status: "dead", attempts: 2, lastError: "worker stopped during attempt 2 of 2 (lease expired)", owner: null });
   });
 
   it("fences final updates by (id, attempts): a stale worker changes nothing", async () => {
-    const id = await enqueue(db, { kind: "email.send", payload: {}, maxAttempts: 5 });
-    const [stale] = await claimDueJobs(db, { ...lease, owner: "a#1" });
+    const id = await enqueue({ kind: "email.send", payload: {}, maxAttempts: 5 }, db);
+    const [stale] = await claimDueJobs({ ...lease, owner: "a#1" }, db);
     await expireLeases();
-    const [fresh] = await claimDueJobs(db, { ...lease, owner: "b#1" });
-    expect(await markJobDone(db, stale)).toBe(false);
-    expect(await markJobFailed(db, stale, { reason: "late", dead: true, retryAt: new Date() })).toBe(false);
+    const [fresh] = await claimDueJobs({ ...lease, owner: "b#1" }, db);
+    expect(await markJobDone(stale, db)).toBe(false);
+    expect(await markJobFailed({ job: stale, reason: "late", dead: true, retryAt: new Date() }, db)).toBe(false);
     expect(await rowOf(id)).toMatchObject({ status: "running", attempts: 2, owner: "b#1" });
-    expect(await markJobDone(db, fresh)).toBe(true);
+    expect(await markJobDone(fresh, db)).toBe(true);
     expect(await rowOf(id)).toMatchObject({ status: "done", owner: null });
-    expect(await markJobDone(db, fresh)).toBe(false); // and only once
+    expect(await markJobDone(fresh, db)).toBe(false); // and only once
   });
 
   it("releases at start the leases of this instance's previous pid, not those of other instances", async () => {
     const [mine, last, other] = [
-      await enqueue(db, { kind: "email.send", payload: {}, maxAttempts: 3 }),
-      await enqueue(db, { kind: "email.send", payload: {}, maxAttempts: 1 }),
-      await enqueue(db, { kind: "email.send", payload: {}, maxAttempts: 3 }),
+      await enqueue({ kind: "email.send", payload: {}, maxAttempts: 3 }, db),
+      await enqueue({ kind: "email.send", payload: {}, maxAttempts: 1 }, db),
+      await enqueue({ kind: "email.send", payload: {}, maxAttempts: 3 }, db),
     ];
     const before = outboxOwner({ instanceId: "web_1", port: 3000, pid: 41 });
     const now = outboxOwner({ instanceId: "web_1", port: 3000, pid: 42 });
-    await claimDueJobs(db, { limit: 2, leaseSeconds: 600, owner: before.owner });
+    await claimDueJobs({ limit: 2, leaseSeconds: 600, owner: before.owner }, db);
     // "web_1" must not match "webX1": the underscore is escaped in the pattern
-    await claimDueJobs(db, { limit: 1, leaseSeconds: 600, owner: outboxOwner({ instanceId: "webX1", port: 3000, pid: 41 }).owner });
-    const { released, dead } = await releaseLeasesOf(db, { ownerPattern: now.previousOwners, except: now.owner });
+    await claimDueJobs({ limit: 1, leaseSeconds: 600, owner: outboxOwner({ instanceId: "webX1", port: 3000, pid: 41 }).owner }, db);
+    const { released, dead } = await releaseLeasesOf({ ownerPattern: now.previousOwners, except: now.owner }, db);
     expect(released).toBe(2);
     expect(dead.map((d) => d.id)).toEqual([last]);
     expect(await rowOf(mine)).toMatchObject({ status: "pending", attempts: 1, owner: null, lastError: "worker stopped during attempt 1 of 3 (instance restarted)" });
@@ -95,13 +95,13 @@ describe("claiming", () => {
 
 describe("dispatcher", () => {
   const run = (handlers: Record<string, JobHandler>) =>
-    startDispatcher(db, handlers, { retryBaseMs: 10, leaseSeconds: 30, owner: { owner: "t#1", previousOwners: "t#%" } });
+    startDispatcher({ handlers, retryBaseMs: 10, leaseSeconds: 30, owner: { owner: "t#1", previousOwners: "t#%" } }, db);
 
   it("retries a failing job with backoff and records success", async () => {
     let calls = 0;
     const stop = run({ "email.send": async () => { if (++calls < 3) throw new Error(`transient ${calls}`); } });
     try {
-      const id = await enqueue(db, { kind: "email.send", payload: {}, maxAttempts: 5 });
+      const id = await enqueue({ kind: "email.send", payload: {}, maxAttempts: 5 }, db);
       const row = await waitFor(async () => { const r = await rowOf(id); return r.status === "done" && r; });
       expect(row).toMatchObject({ attempts: 3, lastError: "transient 2" });
     } finally {
@@ -117,8 +117,8 @@ describe("dispatcher", () => {
     failing.onDead = async (job, death) => void deaths.push([job.id, death.reason]);
     const stop = run({ "stamp.sign": failing });
     try {
-      const always = await enqueue(db, { kind: "stamp.sign", payload: {}, maxAttempts: 3 });
-      const permanent = await enqueue(db, { kind: "stamp.sign", payload: { permanent: true }, maxAttempts: 3 });
+      const always = await enqueue({ kind: "stamp.sign", payload: {}, maxAttempts: 3 }, db);
+      const permanent = await enqueue({ kind: "stamp.sign", payload: { permanent: true }, maxAttempts: 3 }, db);
       await waitFor(async () => deaths.length === 2);
       expect(await rowOf(always)).toMatchObject({ status: "dead", attempts: 3, lastError: "still down" });
       expect(await rowOf(permanent)).toMatchObject({ status: "dead", attempts: 1, lastError: "bad document" });
@@ -132,8 +132,8 @@ describe("dispatcher", () => {
     const deaths: ClaimedJob[] = [];
     const handler: JobHandler = async () => undefined;
     handler.onDead = async (job) => void deaths.push(job);
-    const id = await enqueue(db, { kind: "stamp.sign", payload: {}, maxAttempts: 1 });
-    await claimDueJobs(db, { ...lease, owner: "gone#1" });
+    const id = await enqueue({ kind: "stamp.sign", payload: {}, maxAttempts: 1 }, db);
+    await claimDueJobs({ ...lease, owner: "gone#1" }, db);
     await expireLeases();
     const stop = run({ "stamp.sign": handler });
     try {

@@ -36,7 +36,7 @@ export type DispatcherOptions = {
  * only after its handler succeeded; one that fails is retried with backoff until maxAttempts.
  * Delivery is at least once: a worker that dies after its side effect but before `done` is redone.
  */
-export function startDispatcher(db: Db, handlers: Record<string, JobHandler>, options: DispatcherOptions = {}) {
+export function startDispatcher({ handlers, ...options }: DispatcherOptions & { handlers: Record<string, JobHandler> }, db: Db) {
   const concurrency = options.concurrency ?? 2;
   const leaseSeconds = options.leaseSeconds ?? 120;
   const { owner, previousOwners } = options.owner ?? { owner: `local#${process.pid}`, previousOwners: "local#%" };
@@ -53,7 +53,7 @@ export function startDispatcher(db: Db, handlers: Record<string, JobHandler>, op
     if (stopped || running >= concurrency) return;
     try {
       for (const job of await buryAbandonedJobs(db)) await bury(job, { reason: job.lastError ?? "worker stopped" });
-      const jobs = await claimDueJobs(db, { limit: concurrency - running, leaseSeconds, owner });
+      const jobs = await claimDueJobs({ limit: concurrency - running, leaseSeconds, owner }, db);
       for (const job of jobs) {
         running++;
         void runJob(job).finally(() => {
@@ -69,7 +69,7 @@ export function startDispatcher(db: Db, handlers: Record<string, JobHandler>, op
   const runJob = async (job: ClaimedJob) => {
     const handler = handlers[job.kind];
     const heartbeat = setInterval(() => {
-      void extendJobLease(db, job, leaseSeconds).then(
+      void extendJobLease({ job, leaseSeconds }, db).then(
         (held) => held || logError("outbox: lease lost while working", undefined, { id: job.id, attempt: job.attempts }),
         () => undefined,
       );
@@ -79,14 +79,14 @@ export function startDispatcher(db: Db, handlers: Record<string, JobHandler>, op
       if (!handler) throw new PermanentJobFailure(`no handler for ${job.kind}`);
       await handler(job, db);
       clearInterval(heartbeat);
-      if (!(await markJobDone(db, job))) logInfo("outbox: a newer attempt holds the job; this result is not recorded", { id: job.id, attempt: job.attempts });
+      if (!(await markJobDone(job, db))) logInfo("outbox: a newer attempt holds the job; this result is not recorded", { id: job.id, attempt: job.attempts });
     } catch (error) {
       clearInterval(heartbeat);
       const reason = error instanceof Error ? error.message : String(error);
       const dead = error instanceof PermanentJobFailure || job.attempts >= job.maxAttempts;
       if (!(error instanceof PermanentJobFailure)) logError("outbox: job failed", error, { id: job.id, kind: job.kind, attempt: job.attempts });
       const retryAt = new Date(Date.now() + retryDelayMs(job.attempts, options.retryBaseMs));
-      const held = await markJobFailed(db, job, { reason, dead, retryAt }).catch((e) => {
+      const held = await markJobFailed({ job, reason, dead, retryAt }, db).catch((e) => {
         logError("outbox: could not record failure", e);
         return false;
       });
@@ -106,7 +106,7 @@ export function startDispatcher(db: Db, handlers: Record<string, JobHandler>, op
 
   const start = async () => {
     try {
-      const { released, dead } = await releaseLeasesOf(db, { ownerPattern: previousOwners, except: owner });
+      const { released, dead } = await releaseLeasesOf({ ownerPattern: previousOwners, except: owner }, db);
       if (released > 0) logInfo("outbox: released the leases of this instance's previous process", { released, dead: dead.length });
       for (const job of dead) await bury(job, { reason: job.lastError ?? "worker stopped" });
     } catch (error) {

@@ -67,7 +67,7 @@ export async function concludeProcess(
     db,
   );
   if (input.process.urlCallback) {
-    await enqueue(db, { kind: "callback.deliver", payload: { processId: input.process.id, status: input.status }, organizationId: input.process.organizationId });
+    await enqueue({ kind: "callback.deliver", payload: { processId: input.process.id, status: input.status }, organizationId: input.process.organizationId }, db);
   }
   return true;
 }

@@ -26,7 +26,7 @@ export async function expireDueProcesses(scope: { organizationId?: string; proce
       .returning({ id: processes.id, organizationId: processes.organizationId, urlCallback: processes.urlCallback });
     for (const row of expired) {
       await recordProcessEvent({ processId: row.id, organizationId: row.organizationId, kind: "expired" }, tx);
-      if (row.urlCallback) await enqueue(tx, { kind: "callback.deliver", payload: { processId: row.id, status: "expired" }, organizationId: row.organizationId });
+      if (row.urlCallback) await enqueue({ kind: "callback.deliver", payload: { processId: row.id, status: "expired" }, organizationId: row.organizationId }, tx);
     }
     return expired.length;
   });

@@ -7,9 +7,9 @@ import { expireDueProcesses } from "./expire-due-processes";
 /** Outbox handlers of the process API, for the dispatcher (lib/runtime/job-handlers.ts). */
 export function processOutboxHandlers(config: AppConfig): Record<string, JobHandler> {
   const links = { secretKey: config.secretKey, publicUrl: config.publicUrl };
-  const notification: JobHandler = (job, db) => sendSigningNotification(job, db, { ...links, transports: config });
+  const notification: JobHandler = (job, db) => sendSigningNotification(job, { db, settings: { ...links, transports: config } });
   return {
-    "callback.deliver": (job, db) => deliverCallback(job, db, links),
+    "callback.deliver": (job, db) => deliverCallback(job, { db, settings: links }),
     "email.send": notification,
     "whatsapp.send": notification,
   };

@@ -21,11 +21,11 @@ export async function queueSignerNotifications(
     if (!signer.contactInfo || (input.only && !input.only.includes(signer.id))) continue;
     const link = input.links.find((l) => l.signerId === signer.id) ?? input.links.find((l) => l.signerId === null);
     if (!link) continue;
-    await enqueue(db, {
+    await enqueue({
       kind: signer.contactInfo.type === "email" ? "email.send" : "whatsapp.send",
       payload: { processId: input.processId, signerId: signer.id, linkId: link.linkId },
       organizationId: input.organizationId,
-    });
+    }, db);
     queued++;
   }
   return queued;

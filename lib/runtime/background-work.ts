@@ -9,14 +9,12 @@ type Holder = { [STARTED]?: () => void };
  * domain; registering them here keeps start-up in one place.
  */
 export function startBackgroundWork(
+  { sweeps = [], ...dispatcher }: DispatcherOptions & { handlers: Record<string, JobHandler>; sweeps?: { everyMs: number; run: () => Promise<unknown> }[] },
   db: Db,
-  handlers: Record<string, JobHandler>,
-  sweeps: { everyMs: number; run: () => Promise<unknown> }[] = [],
-  options: DispatcherOptions = {},
 ) {
   const holder = globalThis as Holder;
   if (holder[STARTED]) return holder[STARTED];
-  const stopDispatcher = startDispatcher(db, handlers, options);
+  const stopDispatcher = startDispatcher(dispatcher, db);
   const timers = sweeps.map((sweep) => {
     const timer = setInterval(() => void sweep.run().catch(() => undefined), sweep.everyMs);
     timer.unref();

@@ -37,13 +37,12 @@ export const cpuTasks = {
       signedAt: input.signedAt,
     }),
   "produce-process-signature": (input: ProcessSignatureInput, context: TaskContext) =>
-    produceProcessSignature(
-      input,
-      (digest) => context.call("timestamp", digest) as Promise<Uint8Array>,
-      (digest) => context.call("documentTimestamp", digest) as Promise<Uint8Array>,
-    ),
+    produceProcessSignature(input, {
+      timestamp: (digest) => context.call("timestamp", digest) as Promise<Uint8Array>,
+      documentTimestamp: (digest) => context.call("documentTimestamp", digest) as Promise<Uint8Array>,
+    }),
   "sign-evidence-summary": (input: EvidenceSummaryInput, context: TaskContext) =>
-    signEvidenceSummary(input, (digest) => context.call("timestamp", digest) as Promise<Uint8Array>),
+    signEvidenceSummary(input, { timestamp: (digest) => context.call("timestamp", digest) as Promise<Uint8Array> }),
   // on the face pool only (one worker): the models are loaded once, in that worker
   "judge-facial-try": (input: Parameters<typeof judgeFacialTry>[0]) => judgeFacialTry(input),
   "import-pkcs12": (input: { bytes: Uint8Array; password: string }) => importPkcs12(input.bytes, input.password),

@@ -38,14 +38,16 @@ export async function startServer() {
         console.log(`\n  Admin login: ${bootstrap.owner.email}\n  Generated password: ${bootstrap.password}\n`);
       }
     }
-    await loadPlatformPki(services.db, pkiSettingsOf(config));
+    await loadPlatformPki({ db: services.db, settings: pkiSettingsOf(config) });
     const owner = outboxOwner({ instanceId: config.INSTANCE_ID, port: config.PORT });
-    startBackgroundWork(services.db, jobHandlers(services), periodicSweeps(services), {
+    startBackgroundWork({
+      handlers: jobHandlers(services),
+      sweeps: periodicSweeps(services),
       retryBaseMs: config.OUTBOX_RETRY_BASE_SECONDS * 1000,
       leaseSeconds: config.OUTBOX_LEASE_SECONDS,
       // the embedded database has one process (the DATA_DIR lock): every lease left in it is from a dead one
       owner: services.databaseKind === "pglite" ? { owner: owner.owner, previousOwners: "%" } : owner,
-    });
+    }, services.db);
     logInfo("server ready", {
       database: services.databaseKind,
       dataDir: config.dataDir,

@@ -33,7 +33,7 @@ export async function loadSignerPage(input: { token: string; signerId?: string }
   try {
     // a shared link locked by wrong ID numbers names no signer, so openSigningLink alone would just ask again
     if ((await resolveSigningLink(input.token, db)).link.lockedAt) throw new SignerFlowError("locked");
-    const view = await openSigningLink(input.token, db, { signerId: input.signerId });
+    const view = await openSigningLink({ token: input.token, signerId: input.signerId }, db);
     const base = { organizationName: view.organizationName, description: view.description, expireAt: view.expireAt, signOrder: view.signOrder, signers: view.signers };
     if (!input.signerId || !view.signer) return view.identityRequired ? { step: "identify", summary: base, maxAttempts: MAX_ID_ATTEMPTS } : { step: "auto-identify", summary: base };
     const signer = view.signer;

@@ -38,13 +38,13 @@ export const MAX_ID_ATTEMPTS = 5;
  * What a signer page shows on opening a link. Unknown, replaced or expired links and concluded
  * processes are SignerFlowErrors (NOT_FOUND / GONE) with a reason the page can show.
  */
-export async function openSigningLink(token: string, db: Db, options: { signerId?: string } = {}): Promise<SigningLinkView> {
-  const context = await resolveSigningLink(token, db);
+export async function openSigningLink(input: { token: string; signerId?: string }, db: Db): Promise<SigningLinkView> {
+  const context = await resolveSigningLink(input.token, db);
   const { link, process, organization, signers } = context;
   let signer: SigningLinkView["signer"] = null;
-  if (link.signerId || options.signerId || !context.identityRequired) {
+  if (link.signerId || input.signerId || !context.identityRequired) {
     try {
-      const acting = actingSigner(context, options.signerId);
+      const acting = actingSigner(context, input.signerId);
       const facial = acting.signData.facial;
       signer = {
         id: acting.id,

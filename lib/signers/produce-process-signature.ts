@@ -30,8 +30,7 @@ export type ProcessSignatureInput = {
  */
 export async function produceProcessSignature(
   input: ProcessSignatureInput,
-  timestamp: (digestSha256: Uint8Array) => Promise<Uint8Array>,
-  documentTimestamp: (digestSha256: Uint8Array) => Promise<Uint8Array>,
+  { timestamp, documentTimestamp }: { timestamp: (digestSha256: Uint8Array) => Promise<Uint8Array>; documentTimestamp: (digestSha256: Uint8Array) => Promise<Uint8Array> },
 ): Promise<Uint8Array> {
   try {
     const stamp = await drawStamp({ data: input.stamp.data, qr: null, size: input.stamp.size, orientation: input.stamp.orientation });

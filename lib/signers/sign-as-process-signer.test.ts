@@ -70,7 +70,7 @@ describe("signAsProcessSigner", () => {
     await showEveryPage({ token, signerId: second.signerId }, services.db);
     expect(await signAsProcessSigner({ token, signerId: second.signerId }, services)).toMatchObject({ processStatus: "signed", completed: true });
 
-    const { pem } = await getCaCertificates(services.db, pkiSettingsOf(services.config));
+    const { pem } = await getCaCertificates({ db: services.db, settings: pkiSettingsOf(services.config) });
     fs.writeFileSync(path.join(dir, "ca.pem"), pem);
     const documents = await services.db.select().from(processDocuments).where(eq(processDocuments.processId, created.id));
     expect(documents).toHaveLength(2);

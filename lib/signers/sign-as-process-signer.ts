@@ -40,7 +40,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
   const flow = flowOf(plan.signer.nat);
   const identity = { nationality: flow.country, idType: flow.idType };
   const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
-  const pki = await loadPlatformPki(db, settings);
+  const pki = await loadPlatformPki({ db, settings });
   const givenNames = pinfo.given_name.trim();
   const lastNames = pinfo.family_name.trim();
   const certificate = await issueSignerCertificate(pki.issuing, {
@@ -53,10 +53,10 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
     crlBaseUrl: crlBaseUrl(settings.publicUrl),
   });
   // the certificate is kept (for revocation and audit); its key is not
-  await storeCertificate(db, { certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey });
+  await storeCertificate({ certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey }, db);
   const signer = { certificateDer: certificate.certificateDer, privateKey: certificate.privateKey, chainDer: [pki.issuing.certificateDer] };
-  const timeStamper = await timeStamperFor(db, settings);
-  const documentTimeStamper = await documentTimeStamperFor(db, settings);
+  const timeStamper = await timeStamperFor({ db, settings });
+  const documentTimeStamper = await documentTimeStamperFor({ db, settings });
   const validation = await validationData([certificate.certificateDer], db, settings);
   const signedAt = new Date();
 
@@ -99,7 +99,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
       { timestamp: (digest: Uint8Array) => timeStamper(digest), documentTimestamp: (digest: Uint8Array) => documentTimeStamper(digest) },
     );
     // the level the completed file really reaches, as our verifier (EU DSS timing rules) measures it
-    if (plan.isLastSigner) padesLevel = lowerLevel(padesLevel, await measurePadesLevel(signed, document.processSignatures, db, { ...settings, trustAnchorsDer: config.trustAnchorsDer }));
+    if (plan.isLastSigner) padesLevel = lowerLevel(padesLevel, await measurePadesLevel({ pdf: signed, ourSignatures: document.processSignatures }, { db, settings: { ...settings, trustAnchorsDer: config.trustAnchorsDer } }));
     await blobs.put(document.outputBlobKey, signed, "application/pdf");
     signedDocuments.push({
       documentId: document.documentId,

@@ -80,7 +80,7 @@ describe("signer use cases", () => {
       urlCallback: "https://cb.example/hook",
     });
     const [token] = tokens;
-    const view = await openSigningLink(token, db);
+    const view = await openSigningLink({ token }, db);
     expect(view).toMatchObject({ processId: id, linkKind: "shared", identityRequired: true, signer: null });
     await expect(verifySignerIdentity({ token, docId: "99999999" }, db)).rejects.toMatchObject({ reason: "wrong_id", attemptsLeft: 4 });
     const second = await verifySignerIdentity({ token, docId: "22222222" }, db);
@@ -105,7 +105,7 @@ describe("signer use cases", () => {
     expect(row.status).toBe("signed");
     const jobs = await db.select().from(outbox).where(eq(outbox.kind, "callback.deliver"));
     expect(jobs.some((j) => j.payload.processId === id)).toBe(true);
-    await expect(openSigningLink(token, db)).rejects.toMatchObject({ code: "GONE", reason: "process_completed" });
+    await expect(openSigningLink({ token }, db)).rejects.toMatchObject({ code: "GONE", reason: "process_completed" });
   });
 
   it("locks a per-signer link's signer after 5 wrong ID numbers and after 3 failed facial checks", async () => {
@@ -132,11 +132,11 @@ describe("signer use cases", () => {
 
   it("without order, a stale revision is refused (CONFLICT) instead of losing a signature", async () => {
     const { tokens } = await newProcess("per-signer", { signers: [{ doc_id: "55555555" }, { doc_id: "66666666" }], readChallenges: [] });
-    const view = await openSigningLink(tokens[0], db);
+    const view = await openSigningLink({ token: tokens[0] }, db);
     expect(view.signer).toMatchObject({ identityVerified: false, namesConfirmed: false, isNext: true });
     await confirmSignerNames({ token: tokens[0], signerId: view.signer!.id, names: { given_name: "Eva", family_name: "Soto" } }, db);
     const a = await prepareSignerSignature({ token: tokens[0], signerId: view.signer!.id }, db);
-    const bView = await openSigningLink(tokens[1], db);
+    const bView = await openSigningLink({ token: tokens[1] }, db);
     await signAs(tokens[1], bView.signer!.id);
     const stale = a.documents.map((d) => ({ documentId: d.documentId, blobKey: d.outputBlobKey, sha256: "y".repeat(64), baseBlobKey: d.blobKey }));
     await expect(completeSignerSignature({ token: tokens[0], signerId: view.signer!.id, signedDocuments: stale }, db)).rejects.toMatchObject({
@@ -146,13 +146,13 @@ describe("signer use cases", () => {
   });
 
   it("unknown, replaced and declined links give reasons the page can show", async () => {
-    await expect(openSigningLink("x".repeat(43), db)).rejects.toMatchObject({ code: "NOT_FOUND", reason: "unknown_link" });
+    await expect(openSigningLink({ token: "x".repeat(43) }, db)).rejects.toMatchObject({ code: "NOT_FOUND", reason: "unknown_link" });
     const { id, tokens } = await newProcess("shared", { signers: [{ doc_id: "77777777" }], readChallenges: [] });
     const result = await declineSignature({ token: tokens[0], reason: "No estoy de acuerdo" }, db);
     expect(result.processStatus).toBe("rejected");
     const [row] = await db.select().from(processes).where(eq(processes.id, id));
     expect(row.status).toBe("rejected");
-    await expect(openSigningLink(tokens[0], db)).rejects.toMatchObject({ code: "GONE", reason: "process_rejected" });
+    await expect(openSigningLink({ token: tokens[0] }, db)).rejects.toMatchObject({ code: "GONE", reason: "process_rejected" });
   });
 });
 
@@ -167,7 +167,7 @@ describe("approval", () => {
     expect(msg).toEqual([{ link: expect.stringMatching(/^https:\/\/firmas\.test\/ui\/signature_processes\//), nat_dni: "PER:88888888" }]);
     const after = (await db.select().from(outbox).where(eq(outbox.kind, "email.send"))).filter((j) => j.payload.processId === id);
     expect(after).toHaveLength(1);
-    expect((await openSigningLink(msg[0].link.split("/").pop()!, db)).processId).toBe(id);
+    expect((await openSigningLink({ token: msg[0].link.split("/").pop()! }, db)).processId).toBe(id);
     await expect(approveProcess({ organizationId: callers["per-signer"].organizationId, processId: id, actor: "owner" }, db, links)).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(approveProcess({ organizationId: callers.shared.organizationId, processId: id, actor: "owner" }, db, links)).rejects.toMatchObject({ code: "NOT_FOUND" });
   });

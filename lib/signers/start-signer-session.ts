@@ -17,7 +17,7 @@ export async function startSignerSession(input: { token: string; nat?: string; d
   if (input.docId !== undefined) {
     ({ signerId } = await verifySignerIdentity({ token: input.token, nat: input.nat, docId: input.docId }, db));
   } else {
-    const view = await openSigningLink(input.token, db);
+    const view = await openSigningLink({ token: input.token }, db);
     if (view.identityRequired || !view.signer) throw new SignerFlowError("identity_required");
     signerId = view.signer.id;
   }

@@ -23,10 +23,9 @@ export { ZEnrollCertificateHolder, type EnrollCertificateHolderInput };
  */
 export async function enrollCertificateHolder(
   input: EnrollCertificateHolderInput & { organizationId: string; p12?: Uint8Array },
-  settings: PkiSettings,
-  db: Db,
+  { db, settings }: { db: Db; settings: PkiSettings },
 ) {
-  const pki = await loadPlatformPki(db, settings);
+  const pki = await loadPlatformPki({ db, settings });
   let certificateDer: Uint8Array;
   let pkcs8: Uint8Array;
   let chainDer: Uint8Array[];
@@ -59,7 +58,7 @@ export async function enrollCertificateHolder(
   const passwordHash = await hashPassword(input.sign_password);
   try {
     return await db.transaction(async (tx) => {
-      const certificate = await storeCertificate(tx, {
+      const certificate = await storeCertificate({
         certificate: { certificateDer },
         purpose: "holder",
         environment: settings.environment,
@@ -67,7 +66,7 @@ export async function enrollCertificateHolder(
         chainDer,
         source: input.source,
         secretKey: settings.secretKey,
-      });
+      }, tx);
       const [holder] = await tx
         .insert(certificateHolders)
         .values({ organizationId: input.organizationId, signUsername: input.sign_username, passwordHash, certificateId: certificate.id })

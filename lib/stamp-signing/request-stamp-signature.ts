@@ -78,7 +78,7 @@ export async function requestStampSignature(
         { organizationId: caller.organizationId, actor: caller.email, action: "stamp.signature_requested", target: txToken, detail: { docId, signType: fields.sign_type, async: !!fields.async, repaired: plan.repaired } },
         tx,
       );
-      if (queued) await enqueue(tx, { kind: "stamp.sign", payload: { transactionId: row.id }, organizationId: caller.organizationId, maxAttempts: 3 });
+      if (queued) await enqueue({ kind: "stamp.sign", payload: { transactionId: row.id }, organizationId: caller.organizationId, maxAttempts: 3 }, tx);
     }));
   } catch (error) {
     // nothing refers to the inputs stored for the job that was not queued
@@ -102,15 +102,15 @@ export async function requestStampSignature(
  * recorded, and its own output is removed.
  */
 export async function signAndRecord(
-  job: { txToken: string; docId: string; organizationId: string; pdf: Uint8Array; image?: Uint8Array; fields: SignPdfFields; plan: SigningPlan; signer: CmsSignerInput; outputName?: string },
+  input: { txToken: string; docId: string; organizationId: string; pdf: Uint8Array; image?: Uint8Array; fields: SignPdfFields; plan: SigningPlan; signer: CmsSignerInput; outputName?: string },
   services: Services,
 ): Promise<{ pdf: Uint8Array; padesLevel: PadesLevel | null; revocationUnavailable: string[] }> {
   const { config, db, blobs } = services;
   const tsaSettings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
-  const timeStamper = await timed("database", () => timeStamperFor(db, tsaSettings));
-  const [organization] = await timed("database", () => db.select({ allowPrivate: organizations.allowPrivateCallbacks }).from(organizations).where(eq(organizations.id, job.organizationId)));
+  const timeStamper = await timed("database", () => timeStamperFor({ db, settings: tsaSettings }));
+  const [organization] = await timed("database", () => db.select({ allowPrivate: organizations.allowPrivateCallbacks }).from(organizations).where(eq(organizations.id, input.organizationId)));
   const validation = await timed("dss", () =>
-    validationData([job.signer.certificateDer, ...job.signer.chainDer], db, tsaSettings, {
+    validationData([input.signer.certificateDer, ...input.signer.chainDer], db, tsaSettings, {
       allowPrivate: organization?.allowPrivate ?? false,
       trustAnchorsDer: config.trustAnchorsDer,
     }),
@@ -119,21 +119,21 @@ export async function signAndRecord(
   const result = await timed("pdf-update", () => cpuPool().run(
     "produce-stamped-pdf",
     {
-      pdf: job.pdf,
-      image: job.image,
-      fields: job.fields,
-      placement: job.plan.placement,
-      signer: job.signer,
+      pdf: input.pdf,
+      image: input.image,
+      fields: input.fields,
+      placement: input.plan.placement,
+      signer: input.signer,
       validation: { certificates: validation.certificates, crls: validation.crls },
-      txToken: job.txToken,
+      txToken: input.txToken,
       environment: config.APP_ENV,
-      verifyUrl: `${config.publicUrl}/verify/${job.txToken}`,
+      verifyUrl: `${config.publicUrl}/verify/${input.txToken}`,
       signedAt: new Date(),
     },
     { timestamp: (digest: Uint8Array) => timeStamper(digest) },
   ));
-  const padesLevel = await timed("level", () => measurePadesLevel(result.pdf, 1, db, { ...tsaSettings, trustAnchorsDer: config.trustAnchorsDer }));
-  const outputKey = `${job.organizationId}/stamp/${job.docId}/${job.outputName ?? "signed.pdf"}`;
+  const padesLevel = await timed("level", () => measurePadesLevel({ pdf: result.pdf, ourSignatures: 1 }, { db, settings: { ...tsaSettings, trustAnchorsDer: config.trustAnchorsDer } }));
+  const outputKey = `${input.organizationId}/stamp/${input.docId}/${input.outputName ?? "signed.pdf"}`;
   await timed("blob", () => blobs.put(outputKey, result.pdf, "application/pdf"));
   const recorded = await timed("database", () =>
     db
@@ -147,7 +147,7 @@ export async function signAndRecord(
         ...(validation.unavailable.length ? { summary: sql`coalesce(${stampTransactions.summary}, '{}'::jsonb) || ${JSON.stringify({ revocationUnavailable: validation.unavailable })}::jsonb` } : {}),
         completedAt: new Date(),
       })
-      .where(and(eq(stampTransactions.txToken, job.txToken), eq(stampTransactions.status, "pending")))
+      .where(and(eq(stampTransactions.txToken, input.txToken), eq(stampTransactions.status, "pending")))
       .returning({ id: stampTransactions.id }),
   );
   if (recorded.length === 0) {

@@ -13,7 +13,7 @@ import { readRegisteredSignCredentials } from "./update-sign-credentials";
  * key with sign_username/sign_password (sent now or registered with updateSignCredentials) + PIN.
  */
 export async function resolveStampSigner(caller: StaffIdentity, fields: SignPdfFields, settings: PkiSettings, db: Db): Promise<CmsSignerInput> {
-  if (fields.sign_type !== "digital") return loadAgentSigner(caller.organizationId, db, settings);
+  if (fields.sign_type !== "digital") return loadAgentSigner(caller.organizationId, { db, settings });
   let username = fields.sign_username;
   let password = fields.sign_password;
   if (!username || !password) {
@@ -24,6 +24,6 @@ export async function resolveStampSigner(caller: StaffIdentity, fields: SignPdfF
   if (!username || !password) {
     throw new AppError("VALIDATION", "sign_username y sign_password son obligatorios para sign_type digital (o regístrelos con updateSignCredentials)", username ? "sign_password" : "sign_username");
   }
-  const { signer } = await unlockHolderSigner({ organizationId: caller.organizationId, signUsername: username, signPassword: password, pin: fields.sign_pin! }, settings, db);
+  const { signer } = await unlockHolderSigner({ organizationId: caller.organizationId, signUsername: username, signPassword: password, pin: fields.sign_pin! }, { db, secretKey: settings.secretKey });
   return signer;
 }

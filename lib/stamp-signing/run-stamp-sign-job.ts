@@ -32,7 +32,7 @@ export function stampSignJobHandler(services: Services): JobHandler {
     if (!pdf) throw new PermanentJobFailure("El documento de entrada ya no está disponible");
     try {
       const plan = await planStampSignature(fields, pdf, image, { accept: acceptPdfInPool });
-      const signer = await loadAgentSigner(row.organizationId, services.db, pkiSettingsOf(services.config));
+      const signer = await loadAgentSigner(row.organizationId, { db: services.db, settings: pkiSettingsOf(services.config) });
       const outputName = `signed-a${job.attempts}.pdf`;
       await signAndRecord({ txToken: row.txToken, docId: row.docId, organizationId: row.organizationId, pdf: plan.pdf, image, fields, plan, signer, outputName }, services);
     } catch (error) {

@@ -15,7 +15,7 @@ const MAX_TSQ_BYTES = 64 * 1024;
 export async function signTimeStamp(input: { caller: StaffIdentity; tsq?: Uint8Array }, services: Services) {
   if (!input.tsq || input.tsq.length === 0) throw new AppError("VALIDATION", "tsq_file es obligatorio", "tsq_file");
   if (input.tsq.length > MAX_TSQ_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "tsq_file es demasiado grande", "tsq_file");
-  const tsr = await timed("tsa", () => answerTimeStampRequest(input.tsq!, services.db, pkiSettingsOf(services.config)));
+  const tsr = await timed("tsa", () => answerTimeStampRequest(input.tsq!, { db: services.db, settings: pkiSettingsOf(services.config) }));
   const response = readTimeStampResponse(tsr);
   if (response.status !== 0) {
     const reason = [...response.failures, ...response.statusText].join("; ") || "formato inválido";

@@ -24,8 +24,7 @@ export const holderKeyPepper = (secretKey: Uint8Array) => deriveKey(secretKey, "
  */
 export async function unlockHolderSigner(
   input: { organizationId: string; signUsername: string; signPassword: string; pin: string },
-  settings: { secretKey: Uint8Array },
-  db: Db,
+  { db, secretKey }: { db: Db; secretKey: Uint8Array },
 ): Promise<{ signer: CmsSignerInput; holderId: string }> {
   const [row] = await db
     .select({ holder: certificateHolders, certificate: pkiCertificates })
@@ -50,7 +49,7 @@ export async function unlockHolderSigner(
     throw new AppError("VALIDATION", "Credenciales de firma digital inválidas: usuario o contraseña incorrectos", "sign_password");
   }
   let pkcs8: Uint8Array;
-  const pepper = holderKeyPepper(settings.secretKey);
+  const pepper = holderKeyPepper(secretKey);
   try {
     const opened = await decryptWithPinAndPepper(new Uint8Array(certificate.privateKeyEncrypted!), input.pin, holderKeyAad(holder.id), pepper);
     pkcs8 = opened.pkcs8;

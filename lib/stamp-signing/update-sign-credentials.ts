@@ -8,8 +8,7 @@ const aad = (userId: string) => `sign-credentials:${userId}`;
 /** updateSignCredentials: remembers the caller's certificate user name and password, encrypted under SECRET_KEY. */
 export async function updateSignCredentials(
   input: { userId: string; signUsername: string; signPassword: string },
-  secretKey: Uint8Array,
-  db: Db,
+  { db, secretKey }: { db: Db; secretKey: Uint8Array },
 ) {
   const plain = new TextEncoder().encode(JSON.stringify({ u: input.signUsername, p: input.signPassword }));
   const encrypted = encryptPrivateKey(plain, secretKey, aad(input.userId));

@@ -28,7 +28,7 @@ import { embedStampImage } from "@/lib/stamp/embed-stamp-image";
 import { blockHeight, fitStampText, fontFor, type StampFonts } from "@/lib/stamp/fit-stamp-text";
 import { layoutProcessStamp, layoutStamp, type StampBox, type StampOrientation, type StampSize } from "@/lib/stamp/layout-stamp";
 import { loadStampFonts, parsedOnceFontkit } from "@/lib/stamp/load-stamp-fonts";
-import type { ExifOrientation } from "@/lib/stamp/read-exif-orientation";
+import type { ExifOrientation } from "@/lib/images/read-image-header";
 import type { StampImage } from "@/lib/stamp/read-stamp-image";
 import { timedSync } from "@/lib/runtime/request-timing";
 

@@ -1,7 +1,5 @@
+import { displayedSize, ImageHeaderError, readImageHeader, sniffImageFormat, type ExifOrientation, type ImageHeader } from "@/lib/images/read-image-header";
 import { StampError } from "@/lib/stamp/errors";
-import { inspectJpeg } from "@/lib/stamp/inspect-jpeg";
-import { inspectPng } from "@/lib/stamp/inspect-png";
-import type { ExifOrientation } from "@/lib/stamp/read-exif-orientation";
 
 export interface StampImage {
   kind: "jpg" | "png";
@@ -32,12 +30,13 @@ export function readStampImage(bytes: Uint8Array, declaredName?: string): StampI
   const label = declaredName ? `"${declaredName}"` : "La imagen";
   if (bytes.length === 0) throw new StampError("INVALID_IMAGE", `${label}: el archivo está vacío.`);
 
-  const kind = sniffFormat(bytes);
-  if (kind !== "jpg" && kind !== "png") {
-    throw new StampError("INVALID_IMAGE", `${label}: formato ${kind} no admitido; use JPG o PNG.`);
+  const format = sniffImageFormat(bytes);
+  if (format !== "jpeg" && format !== "png") {
+    throw new StampError("INVALID_IMAGE", `${label}: formato ${format} no admitido; use JPG o PNG.`);
   }
 
-  const image = kind === "jpg" ? fromJpeg(bytes) : fromPng(bytes);
+  const image = toStampImage(readHeader(bytes), bytes);
+  const kind = image.kind;
   const pixels = image.width * image.height;
   const limit = kind === "jpg" ? MAX_JPEG_PIXELS : MAX_PNG_PIXELS;
   if (pixels > limit) {
@@ -55,45 +54,25 @@ export function readStampImage(bytes: Uint8Array, declaredName?: string): StampI
   return image;
 }
 
-function fromJpeg(bytes: Uint8Array): StampImage {
-  const info = inspectJpeg(bytes);
-  const swapped = info.orientation >= 5;
-  return {
-    kind: "jpg",
-    width: info.width,
-    height: info.height,
-    orientedWidth: swapped ? info.height : info.width,
-    orientedHeight: swapped ? info.width : info.height,
-    orientation: info.orientation,
-    components: info.components,
-    adobe: info.adobe,
-    bytes: new Uint8Array(bytes),
-  };
+function readHeader(bytes: Uint8Array): ImageHeader {
+  try {
+    return readImageHeader(bytes);
+  } catch (error) {
+    if (error instanceof ImageHeaderError) throw new StampError("INVALID_IMAGE", error.message);
+    throw error;
+  }
 }
 
-function fromPng(bytes: Uint8Array): StampImage {
-  const info = inspectPng(bytes);
+function toStampImage(header: ImageHeader, bytes: Uint8Array): StampImage {
+  const displayed = displayedSize(header);
   return {
-    kind: "png",
-    width: info.width,
-    height: info.height,
-    orientedWidth: info.width,
-    orientedHeight: info.height,
-    orientation: 1,
+    kind: header.format === "jpeg" ? "jpg" : "png",
+    width: header.width,
+    height: header.height,
+    orientedWidth: displayed.width,
+    orientedHeight: displayed.height,
+    orientation: header.orientation,
+    ...(header.format === "jpeg" ? { components: header.components, adobe: header.adobe } : {}),
     bytes: new Uint8Array(bytes),
   };
-}
-
-/** Names the format from its magic bytes, so the refusal can say what was actually sent. */
-function sniffFormat(bytes: Uint8Array): "jpg" | "png" | string {
-  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
-  if (bytes[0] === 0xff && bytes[1] === 0xd8) return "jpg";
-  if (bytes[0] === 0x89 && ascii(1, 4) === "PNG") return "png";
-  if (ascii(0, 4) === "GIF8") return "GIF";
-  if (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return "WebP";
-  if (ascii(4, 8) === "ftyp") return /^(heic|heix|hevc|mif1|msf1)$/.test(ascii(8, 12)) ? "HEIC" : "ISO (ftyp)";
-  if (ascii(0, 2) === "BM") return "BMP";
-  if (ascii(0, 4) === "II*\0" || ascii(0, 4) === "MM\0*") return "TIFF";
-  if (ascii(0, 5) === "%PDF-") return "PDF";
-  return "desconocido";
 }

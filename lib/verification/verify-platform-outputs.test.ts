@@ -56,7 +56,7 @@ beforeAll(async () => {
   }
   const [document] = await services.db.select().from(processDocuments).where(eq(processDocuments.processId, created.id));
   completed = new Uint8Array((await services.blobs.get(document.currentBlobKey))!);
-  caPem = (await getCaCertificates(services.db, pkiSettingsOf(services.config))).pem;
+  caPem = (await getCaCertificates({ db: services.db, settings: pkiSettingsOf(services.config) })).pem;
 }, 180_000);
 afterAll(async () => {
   await services?.close();

@@ -33,7 +33,7 @@ export async function enrollHolderAction(form: FormData): Promise<ActionResult> 
   return runStaffAction("certificates:manage", async (staff, { db, config }) => {
     const fields = parseWith(ZEnrollCertificateHolder, textFields(form));
     const p12 = await p12Of(form, "p12_file");
-    const holder = await enrollCertificateHolder({ ...fields, organizationId: staff.organizationId, p12 }, pkiSettingsOf(config), db);
+    const holder = await enrollCertificateHolder({ ...fields, organizationId: staff.organizationId, p12 }, { db, settings: pkiSettingsOf(config) });
     revalidatePath("/certificates");
     return { message: `Titular ${holder.signUsername} registrado: ${holder.subject}` };
   });
@@ -52,7 +52,7 @@ export async function importAgentAction(form: FormData): Promise<ActionResult> {
   return runStaffAction("certificates:manage", async (staff, { db, config }) => {
     const p12 = await p12Of(form, "p12_file");
     const password = String(form.get("p12_password") ?? "");
-    const result = await importAgentCertificate({ organizationId: staff.organizationId, p12, password }, pkiSettingsOf(config), db);
+    const result = await importAgentCertificate({ organizationId: staff.organizationId, p12, password }, { db, settings: pkiSettingsOf(config) });
     revalidatePath("/certificates");
     return { message: `Certificado de agente importado: ${result.subject}` };
   });

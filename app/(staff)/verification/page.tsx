@@ -6,11 +6,11 @@ export const dynamic = "force-dynamic";
 
 /** The public verification page inside the staff layout, so staff keep their navigation. */
 export default async function StaffVerificationPage() {
-  await requireStaff();
+  const staff = await requireStaff();
   const locale = await getLocale();
   return (
     <div className="card stack">
-      <VerifyUploadForm locale={locale} />
+      <VerifyUploadForm locale={locale} timeZone={staff.organizationTimeZone} />
     </div>
   );
 }

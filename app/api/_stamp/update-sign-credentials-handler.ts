@@ -6,6 +6,6 @@ import { updateSignCredentials } from "@/lib/stamp-signing/update-sign-credentia
 /** POST /api/v2|v3/updateSignCredentials */
 export const updateSignCredentialsHandler = withStampToken(async (request, { caller, services }) => {
   const body = await parseJsonBody(request, ZUpdateSignCredentials);
-  await updateSignCredentials({ userId: caller.userId, signUsername: body.sign_username, signPassword: body.sign_password }, services.config.secretKey, services.db);
+  await updateSignCredentials({ userId: caller.userId, signUsername: body.sign_username, signPassword: body.sign_password }, { db: services.db, secretKey: services.config.secretKey });
   return Response.json({ success: true, message: "Credenciales registradas correctamente" });
 });

@@ -9,7 +9,7 @@ import { loadPlatformPki, type PkiSettings } from "../load-platform-pki";
  * every certificate issued from now on (which are back-dated 60 s only).
  */
 export async function storeStaleCrls(db: Db, settings: PkiSettings, ageMs: number): Promise<void> {
-  const pki = await loadPlatformPki(db, settings);
+  const pki = await loadPlatformPki({ db, settings });
   const staleAt = new Date(Date.now() - ageMs);
   const nextUpdate = new Date(staleAt.getTime() + 24 * 3600 * 1000);
   for (const [rowId, issuer] of [[pki.rootRowId, pki.root], [pki.issuingRowId, pki.issuing]] as const) {

@@ -12,6 +12,6 @@ export const POST = withPublic("process", async (request, { services }) => {
     if (isAppError(error) && error.code === "VALIDATION") throw new AppError("INVALID_CREDENTIALS", error.message, error.field ?? "body");
     throw error;
   });
-  const accessToken = await issueProcessToken({ ...body, address: clientAddress(request) }, services.config.secretKey, services.db);
+  const accessToken = await issueProcessToken({ ...body, address: clientAddress(request) }, { db: services.db, secretKey: services.config.secretKey });
   return Response.json({ access_token: accessToken });
 });

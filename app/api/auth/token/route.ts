@@ -11,8 +11,7 @@ export const POST = withPublic("stamp", async (request, { services }) => {
   const body = await parseJsonBody(request, ZStampTokenRequest);
   const { token } = await issueStampToken(
     { ...body, version: "v2", address: clientAddress(request) },
-    { secretKey: services.config.secretKey, ttlDays: services.config.STAMP_TOKEN_TTL_DAYS },
-    services.db,
+    { db: services.db, settings: { secretKey: services.config.secretKey, ttlDays: services.config.STAMP_TOKEN_TTL_DAYS } },
   );
   return Response.json({ status: 200, data: { token } });
 });
