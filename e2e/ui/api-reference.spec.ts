@@ -29,4 +29,11 @@ test("the API reference renders from our own server with every other origin bloc
   await expect(page.getByRole("button", { name: "Ask AI" })).toHaveCount(0);
   await expect(page.locator('a[href*="client.scalar.com"]')).toHaveCount(0);
   expect(foreign, "requests to other origins").toEqual([]);
+
+  // the same page on a phone (390 px), for docs/screenshots
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/docs/api");
+  await expect(reference.getByRole("heading", { name: /FirmaViva/ }).first()).toBeVisible({ timeout: 60_000 });
+  await page.screenshot({ path: "e2e/artifacts/screenshots/api-reference-phone.png" });
+  expect(foreign, "requests to other origins").toEqual([]);
 });
