@@ -10,6 +10,7 @@ import { documentTimeStamperFor, timeStamperFor } from "@/lib/certificates/time-
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
 import { lowerLevel, measurePadesLevel } from "@/lib/certificates/measure-pades-level";
 import { cpuPool } from "@/lib/runtime/cpu-pool";
+import { timed } from "@/lib/runtime/request-timing";
 import type { PadesLevel } from "@/lib/verification/verification-report";
 import { prepareSignerSignature } from "./prepare-signer-signature";
 import { completeSignerSignature, type SignedDocument } from "./complete-signer-signature";
@@ -40,16 +41,16 @@ const identityOfNat: Record<string, { nationality: string; idType: PersonIdType 
  */
 export async function signAsProcessSigner(input: { token: string; signerId: string; client?: SignerClient }, services: Services) {
   const { db, blobs, config } = services;
-  const plan = await prepareSignerSignature(input, db);
-  await assertEveryPageShown(plan, db);
+  const plan = await timed("database", () => prepareSignerSignature(input, db));
+  await timed("database", () => assertEveryPageShown(plan, db));
   // the names the signer confirmed (prepareSignerSignature refuses to go on without them)
   const pinfo: SignerPinfo = plan.signer.pinfo!;
   const identity = identityOfNat[plan.signer.nat] ?? { nationality: plan.signer.nat.slice(0, 3), idType: "DNI" as const };
   const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
-  const pki = await loadPlatformPki(db, settings);
+  const pki = await timed("database", () => loadPlatformPki(db, settings));
   const givenNames = pinfo.given_name.trim();
   const lastNames = pinfo.family_name.trim();
-  const certificate = await issueSignerCertificate(pki.issuing, {
+  const certificate = await timed("certificate", () => issueSignerCertificate(pki.issuing, {
     givenNames,
     lastNames,
     nationality: identity.nationality,
@@ -57,22 +58,22 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
     idNumber: plan.signer.docId,
     validityMinutes: SIGNER_CERTIFICATE_MINUTES,
     crlBaseUrl: crlBaseUrl(settings.publicUrl),
-  });
+  }));
   // the certificate is kept (for revocation and audit); its key is not
-  await storeCertificate(db, { certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey });
+  await timed("database", () => storeCertificate(db, { certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey }));
   const signer = { certificateDer: certificate.certificateDer, privateKey: certificate.privateKey, chainDer: [pki.issuing.certificateDer] };
-  const timeStamper = await timeStamperFor(db, settings);
-  const documentTimeStamper = await documentTimeStamperFor(db, settings);
-  const validation = await validationData([certificate.certificateDer], db, settings);
+  const timeStamper = await timed("database", () => timeStamperFor(db, settings));
+  const documentTimeStamper = await timed("database", () => documentTimeStamperFor(db, settings));
+  const validation = await timed("dss", () => validationData([certificate.certificateDer], db, settings));
   const signedAt = new Date();
 
   const signedDocuments: SignedDocument[] = [];
   let padesLevel: PadesLevel | null = "B-LTA";
   for (const document of plan.documents) {
-    const original = await blobs.get(document.blobKey);
+    const original = await timed("blob", () => blobs.get(document.blobKey));
     if (!original) throw new AppError("GONE", `el documento ${document.name} ya no está disponible`);
     // drawing and signing run in the worker pool; the database-backed TSA answers from here
-    const signed = await cpuPool().run(
+    const signed = await timed("pdf-update", () => cpuPool().run(
       "produce-process-signature",
       {
         original,
@@ -103,10 +104,10 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
         archive: plan.isLastSigner,
       },
       { timestamp: (digest: Uint8Array) => timeStamper(digest), documentTimestamp: (digest: Uint8Array) => documentTimeStamper(digest) },
-    );
+    ));
     // the level the completed file really reaches, as our verifier (EU DSS timing rules) measures it
-    if (plan.isLastSigner) padesLevel = lowerLevel(padesLevel, await measurePadesLevel(signed, document.processSignatures, db, { ...settings, trustAnchorsDer: config.trustAnchorsDer }));
-    await blobs.put(document.outputBlobKey, signed, "application/pdf");
+    if (plan.isLastSigner) padesLevel = lowerLevel(padesLevel, await timed("level", () => measurePadesLevel(signed, document.processSignatures, db, { ...settings, trustAnchorsDer: config.trustAnchorsDer })));
+    await timed("blob", () => blobs.put(document.outputBlobKey, signed, "application/pdf"));
     signedDocuments.push({
       documentId: document.documentId,
       blobKey: document.outputBlobKey,
@@ -114,8 +115,9 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
       baseBlobKey: document.blobKey,
     });
   }
-  return completeSignerSignature(
+  // records the signature; the last one concludes the process and queues its callback, in one transaction
+  return timed("database", () => completeSignerSignature(
     { token: input.token, signerId: input.signerId, signedDocuments, signAction: "sign", client: input.client, padesLevel: plan.isLastSigner ? padesLevel : undefined },
     db,
-  );
+  ));
 }
