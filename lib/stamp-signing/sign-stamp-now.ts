@@ -57,6 +57,7 @@ export async function signStampNow(
       throw error;
     }
   };
+  // the task holds its worker while these run: they must never wait on the CPU pool themselves
   const calls = {
     claim: onMainThread(async (facts: { repaired: boolean }) => (signer = await claim(facts))),
     validation: onMainThread(async () => {
