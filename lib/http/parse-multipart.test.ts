@@ -58,4 +58,17 @@ describe("parseMultipart", () => {
     const error = await parseMultipart(request, { maxFileBytes: 1000 }).catch((e) => e);
     expect(error.code).toBe("VALIDATION");
   });
+
+  it("reads a large file with a declared Content-Length byte for byte", async () => {
+    const bytes = Uint8Array.from({ length: 3 * 1024 * 1024 + 123 }, (_, i) => (i * 7) % 256);
+    const form = new FormData();
+    form.append("names", "Ana");
+    form.append("pdf_file", new Blob([bytes as BlobPart], { type: "application/pdf" }), "big.pdf");
+    const encoded = new Response(form);
+    const body = new Uint8Array(await encoded.arrayBuffer());
+    const request = new Request("http://x/upload", { method: "POST", body, headers: { "content-type": encoded.headers.get("content-type")!, "content-length": String(body.length) } });
+    const parsed = await parseMultipart(request, { maxFileBytes: 4 * 1024 * 1024 });
+    expect(parsed.fields).toEqual({ names: "Ana" });
+    expect(Buffer.from(parsed.files[0].bytes).equals(Buffer.from(bytes))).toBe(true);
+  });
 });

@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { AppError } from "@/lib/errors";
+import { UploadCollector } from "./collect-upload";
 
 export type UploadedFile = { field: string; filename: string; contentType: string; bytes: Uint8Array };
 export type MultipartBody = { fields: Record<string, string>; files: UploadedFile[] };
@@ -13,7 +14,8 @@ const FIELD_BYTES = 1024 * 1024;
 /**
  * Streams a multipart/form-data body with hard limits. A declared Content-Length over the limit is
  * refused before reading anything; an undeclared one is cut off as soon as a file passes the
- * limit, so an oversized upload is never buffered whole.
+ * limit, so an oversized upload is never buffered whole. A file's bytes are held once
+ * (`UploadCollector`) and own their memory.
  */
 export async function parseMultipart(request: Request, limits: MultipartLimits): Promise<MultipartBody> {
   const contentType = request.headers.get("content-type") ?? "";
@@ -54,19 +56,14 @@ export async function parseMultipart(request: Request, limits: MultipartLimits):
       fields[name] = value;
     });
     parser.on("file", (name, stream, info) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      stream.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        chunks.push(chunk);
-      });
+      const collector = new UploadCollector(Number.isFinite(declared) ? Math.min(declared, limits.maxFileBytes) : undefined);
+      stream.on("data", (chunk: Buffer) => collector.push(chunk));
       stream.on("limit", () => fail(tooLarge(limits.maxFileBytes, name)));
       // A truncated body errors the file stream too; without a listener that would crash the process.
       stream.on("error", () => fail(new AppError("VALIDATION", "cuerpo multipart inválido o incompleto", name)));
       stream.on("end", () => {
         if (failed) return;
-        const bytes = new Uint8Array(Buffer.concat(chunks, size));
-        files.push({ field: name, filename: info.filename ?? "", contentType: info.mimeType, bytes });
+        files.push({ field: name, filename: info.filename ?? "", contentType: info.mimeType, bytes: collector.bytes() });
       });
     });
     parser.on("filesLimit", () => fail(new AppError("VALIDATION", `se admiten como máximo ${maxFiles} archivos`, "files")));

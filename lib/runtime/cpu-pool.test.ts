@@ -33,6 +33,15 @@ describe("CpuPool", () => {
     expect(report.signatures.map((s) => s.status)).toEqual(["untrusted", "untrusted"]);
   }, 60_000);
 
+  test("moves the buffers it is given up instead of copying them; the task reads them as sent", async () => {
+    pool = new CpuPool({ size: 1 });
+    const bytes = new Uint8Array(signed);
+    const report = await pool.run("verify-pdf", { bytes, anchorsDer: [] }, {}, [bytes.buffer]);
+    expect(report.signatures).toHaveLength(2);
+    // detached here: the worker owns it now
+    expect(bytes.byteLength).toBe(0);
+  }, 60_000);
+
   test("expected errors come back as the same class and code", async () => {
     pool = new CpuPool({ size: 1 });
     const error = await pool.run("verify-pdf", { bytes: new TextEncoder().encode("%PDF-1.7 nothing"), anchorsDer: [] }).catch((e: unknown) => e);

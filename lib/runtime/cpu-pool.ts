@@ -27,6 +27,7 @@ type Job = {
   input: unknown;
   calls: MainThreadCalls;
   timing: boolean;
+  transfer: ArrayBuffer[];
   resolve: (value: { output: unknown; timing?: TaskTiming }) => void;
   reject: (error: Error) => void;
 };
@@ -63,12 +64,13 @@ export class CpuPool {
     this.maxHeapMb = options.maxHeapMb ?? 1024;
   }
 
-  async run<N extends CpuTaskName>(task: N, input: CpuTaskInput<N>, calls: MainThreadCalls = {}): Promise<CpuTaskOutput<N>> {
+  /** `transfer`: buffers of the input that the caller gives up, moved to the worker instead of copied. */
+  async run<N extends CpuTaskName>(task: N, input: CpuTaskInput<N>, calls: MainThreadCalls = {}, transfer: ArrayBuffer[] = []): Promise<CpuTaskOutput<N>> {
     if (this.queue.length >= this.maxQueue) throw new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos.");
     const timing = isRecording();
     const started = timing ? performance.now() : 0;
     const done = await new Promise<{ output: unknown; timing?: TaskTiming }>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, task, input, calls, timing, resolve, reject });
+      this.queue.push({ id: this.nextId++, task, input, calls, timing, transfer, resolve, reject });
       this.dispatch();
     });
     if (done.timing) {
@@ -95,7 +97,7 @@ export class CpuPool {
       const job = this.queue.shift()!;
       slot.job = job;
       this.startTimer(slot, job, slot.booted ? this.taskTimeoutMs : this.taskTimeoutMs + WORKER_BOOT_ALLOWANCE_MS);
-      slot.worker.postMessage({ kind: "task", id: job.id, task: job.task, input: job.input, timing: job.timing || undefined });
+      slot.worker.postMessage({ kind: "task", id: job.id, task: job.task, input: job.input, timing: job.timing || undefined }, job.transfer);
     }
   }
 

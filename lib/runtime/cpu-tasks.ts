@@ -1,10 +1,8 @@
-import { finishLongTermValidation, type LongTermValidationInput } from "@/lib/pdf/add-document-timestamp";
 import { acceptPdf } from "@/lib/pdf/accept-pdf";
 import { repairPdf } from "@/lib/pdf/repair-pdf";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
-import { produceStampedPdf } from "@/lib/stamp-signing/produce-stamped-pdf";
-import type { SigningPlan } from "@/lib/stamp-signing/plan-stamp-signature";
-import type { SignPdfFields } from "@/lib/stamp-signing/schemas";
+import type { LongTermValidationInput } from "@/lib/pdf/add-document-timestamp";
+import { planAndProduceStampedPdf, type StampSignTaskInput } from "@/lib/stamp-signing/plan-and-produce-stamped-pdf";
 import { importPkcs12 } from "@/lib/pki/import-pkcs12";
 import { judgeFacialTry } from "@/lib/signers/judge-facial-try";
 import { produceProcessSignature, type ProcessSignatureInput } from "@/lib/signers/produce-process-signature";
@@ -25,16 +23,12 @@ export const cpuTasks = {
     const accepted = await acceptPdf(input.bytes, { repair: repairPdf });
     return { inspection: accepted.inspection, repaired: accepted.repaired ? accepted.bytes : undefined };
   },
-  // the stamp drawing, the PDF update and the CMS run here; the time-stamp comes from the main thread
-  "produce-stamped-pdf": (input: StampTaskInput, context: TaskContext) =>
-    produceStampedPdf(input.pdf, input.image, input.fields, { placement: input.placement }, {
-      signer: input.signer,
-      timeStamper: (digest) => context.call("timestamp", digest) as Promise<Uint8Array>,
-      finish: (pdf) => finishLongTermValidation(pdf, input.validation),
-      txToken: input.txToken,
-      environment: input.environment,
-      verifyUrl: input.verifyUrl,
-      signedAt: input.signedAt,
+  // read, check, draw, update and CMS in one task; the claim, DSS data and time-stamp come from the main thread
+  "plan-and-produce-stamped-pdf": (input: StampSignTaskInput, context: TaskContext) =>
+    planAndProduceStampedPdf(input, {
+      claim: (facts) => context.call("claim", facts) as Promise<CmsSignerInput>,
+      validation: () => context.call("validation") as Promise<Pick<LongTermValidationInput, "certificates" | "crls">>,
+      timestamp: (digest) => context.call("timestamp", digest) as Promise<Uint8Array>,
     }),
   "produce-process-signature": (input: ProcessSignatureInput, context: TaskContext) =>
     produceProcessSignature(input, {
@@ -57,20 +51,6 @@ export const cpuTasks = {
     for (let i = 0; i < input.megabytes; i++) chunks.push(new Array(128 * 1024).fill(i));
     return chunks.length;
   },
-};
-
-/** Everything a stamp signature needs, cloneable: CryptoKey travels to worker threads as is. */
-export type StampTaskInput = {
-  pdf: Uint8Array;
-  image?: Uint8Array;
-  fields: SignPdfFields;
-  placement: SigningPlan["placement"];
-  signer: CmsSignerInput;
-  validation: Pick<LongTermValidationInput, "certificates" | "crls">;
-  txToken: string;
-  environment: "quality" | "production";
-  verifyUrl: string;
-  signedAt: Date;
 };
 
 export type CpuTaskName = keyof typeof cpuTasks;

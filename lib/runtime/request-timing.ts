@@ -15,6 +15,7 @@ export type StageName =
   | "stamp-draw"
   | "image-qr"
   | "pdf-update"
+  | "certificate"
   | "cms"
   | "tsa"
   | "dss"

@@ -5,6 +5,7 @@ import { signCadesDetached } from "@/lib/pki/sign-cms-detached";
 import { drawStamp, type DrawStampInput } from "@/lib/stamp/draw-stamp";
 import { toAppError } from "@/lib/stamp-signing/to-app-error";
 import { createHash } from "node:crypto";
+import { timed } from "@/lib/runtime/request-timing";
 
 export type ProcessSignatureInput = {
   original: Uint8Array;
@@ -33,19 +34,22 @@ export async function produceProcessSignature(
   { timestamp, documentTimestamp }: { timestamp: (digestSha256: Uint8Array) => Promise<Uint8Array>; documentTimestamp: (digestSha256: Uint8Array) => Promise<Uint8Array> },
 ): Promise<Uint8Array> {
   try {
-    const stamp = await drawStamp({ data: input.stamp.data, qr: null, size: input.stamp.size, orientation: input.stamp.orientation });
+    const stamp = await timed("stamp-draw", () => drawStamp({ data: input.stamp.data, qr: null, size: input.stamp.size, orientation: input.stamp.orientation }));
     // the grid reserves exactly the drawn size: the stamp goes at the listed x/y, never scaled
     if (stamp.width !== input.slot.width || stamp.height !== input.slot.height) throw new Error("the stamp does not match its grid slot");
     const signed = await signPdf(input.original, {
       sign: (digest) =>
-        signCadesDetached({ digest, signer: input.signer, signatureTimestamp: (value) => timestamp(new Uint8Array(createHash("sha256").update(value).digest())) }),
+        timed("cms", () =>
+          signCadesDetached({ digest, signer: input.signer, signatureTimestamp: (value) => timed("tsa", () => timestamp(new Uint8Array(createHash("sha256").update(value).digest()))) }),
+        ),
       signerName: input.signerName,
       reason: input.reason,
       signingTime: input.signedAt,
       appendPage: input.appendPage,
       widget: { pageIndex: input.pageIndex, rect: input.slot, appearance: stamp },
     });
-    return await finishLongTermValidation(signed, input.archive ? { ...input.validation, timestamp: documentTimestamp } : input.validation);
+    const archive = { ...input.validation, timestamp: (digest: Uint8Array) => timed("tsa", () => documentTimestamp(digest)) };
+    return await timed("dss", () => finishLongTermValidation(signed, input.archive ? archive : input.validation));
   } catch (error) {
     throw toAppError(error);
   }

@@ -10,6 +10,7 @@ import { documentTimeStamperFor, timeStamperFor } from "@/lib/certificates/time-
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
 import { lowerLevel, measurePadesLevel } from "@/lib/certificates/measure-pades-level";
 import { cpuPool } from "@/lib/runtime/cpu-pool";
+import { timed } from "@/lib/runtime/request-timing";
 import type { PadesLevel } from "@/lib/verification/verification-report";
 import { prepareSignerSignature } from "./prepare-signer-signature";
 import { completeSignerSignature, type SignedDocument } from "./complete-signer-signature";
@@ -33,17 +34,17 @@ const SIGNER_CERTIFICATE_MINUTES = 5 * 365 * 24 * 60;
  */
 export async function signAsProcessSigner(input: { token: string; signerId: string; client?: SignerClient }, services: Services) {
   const { db, blobs, config } = services;
-  const plan = await prepareSignerSignature(input, db);
-  await assertEveryPageShown(plan, db);
+  const plan = await timed("database", () => prepareSignerSignature(input, db));
+  await timed("database", () => assertEveryPageShown(plan, db));
   // the names the signer confirmed (prepareSignerSignature refuses to go on without them)
   const pinfo: SignerPinfo = plan.signer.pinfo!;
   const flow = flowOf(plan.signer.nat);
   const identity = { nationality: flow.country, idType: flow.idType };
   const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
-  const pki = await loadPlatformPki({ db, settings });
+  const pki = await timed("database", () => loadPlatformPki({ db, settings }));
   const givenNames = pinfo.given_name.trim();
   const lastNames = pinfo.family_name.trim();
-  const certificate = await issueSignerCertificate(pki.issuing, {
+  const certificate = await timed("certificate", () => issueSignerCertificate(pki.issuing, {
     givenNames,
     lastNames,
     nationality: identity.nationality,
@@ -51,22 +52,22 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
     idNumber: plan.signer.docId,
     validityMinutes: SIGNER_CERTIFICATE_MINUTES,
     crlBaseUrl: crlBaseUrl(settings.publicUrl),
-  });
+  }));
   // the certificate is kept (for revocation and audit); its key is not
-  await storeCertificate({ certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey }, db);
+  await timed("database", () => storeCertificate({ certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey }, db));
   const signer = { certificateDer: certificate.certificateDer, privateKey: certificate.privateKey, chainDer: [pki.issuing.certificateDer] };
-  const timeStamper = await timeStamperFor({ db, settings });
-  const documentTimeStamper = await documentTimeStamperFor({ db, settings });
-  const validation = await validationData([certificate.certificateDer], db, settings);
+  const timeStamper = await timed("database", () => timeStamperFor({ db, settings }));
+  const documentTimeStamper = await timed("database", () => documentTimeStamperFor({ db, settings }));
+  const validation = await timed("dss", () => validationData([certificate.certificateDer], db, settings));
   const signedAt = new Date();
 
   const signedDocuments: SignedDocument[] = [];
   let padesLevel: PadesLevel | null = "B-LTA";
   for (const document of plan.documents) {
-    const original = await blobs.get(document.blobKey);
+    const original = await timed("blob", () => blobs.get(document.blobKey));
     if (!original) throw new AppError("GONE", `el documento ${document.name} ya no está disponible`);
     // drawing and signing run in the worker pool; the database-backed TSA answers from here
-    const signed = await cpuPool().run(
+    const signed = await timed("pdf-update", () => cpuPool().run(
       "produce-process-signature",
       {
         original,
@@ -97,10 +98,10 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
         archive: plan.isLastSigner,
       },
       { timestamp: (digest: Uint8Array) => timeStamper(digest), documentTimestamp: (digest: Uint8Array) => documentTimeStamper(digest) },
-    );
+    ));
     // the level the completed file really reaches, as our verifier (EU DSS timing rules) measures it
-    if (plan.isLastSigner) padesLevel = lowerLevel(padesLevel, await measurePadesLevel({ pdf: signed, ourSignatures: document.processSignatures }, { db, settings: { ...settings, trustAnchorsDer: config.trustAnchorsDer } }));
-    await blobs.put(document.outputBlobKey, signed, "application/pdf");
+    if (plan.isLastSigner) padesLevel = lowerLevel(padesLevel, await timed("level", () => measurePadesLevel({ pdf: signed, ourSignatures: document.processSignatures }, { db, settings: { ...settings, trustAnchorsDer: config.trustAnchorsDer } })));
+    await timed("blob", () => blobs.put(document.outputBlobKey, signed, "application/pdf"));
     signedDocuments.push({
       documentId: document.documentId,
       blobKey: document.outputBlobKey,
@@ -108,8 +109,9 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
       baseBlobKey: document.blobKey,
     });
   }
-  return completeSignerSignature(
+  // records the signature; the last one concludes the process and queues its callback, in one transaction
+  return timed("database", () => completeSignerSignature(
     { token: input.token, signerId: input.signerId, signedDocuments, signAction: "sign", client: input.client, padesLevel: plan.isLastSigner ? padesLevel : undefined },
     db,
-  );
+  ));
 }

@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/errors";
 import type { AcceptedPdf } from "@/lib/pdf/accept-pdf";
-import { readStampImage } from "@/lib/stamp/read-stamp-image";
+import { readStampImage, type StampImage } from "@/lib/stamp/read-stamp-image";
 import { stampDimensions } from "@/lib/stamp/draw-stamp";
 import type { SignPdfFields } from "./schemas";
 import { toAppError } from "./to-app-error";
@@ -19,6 +19,8 @@ export type SigningPlan = {
   /** The PDF to sign: the upload, or its rebuilt copy when its structure was damaged. */
   pdf: Uint8Array;
   repaired: boolean;
+  /** The stamp image as checked here, handed on so the signing step does not read it again. */
+  image?: StampImage;
 };
 
 /**
@@ -43,8 +45,9 @@ export async function planStampSignature(
 
   if (fields.page > inspection.pageCount) throw new AppError("PAGE_NOT_FOUND", `PDFError: Página ${fields.page} no encontrada`, "page");
   if (!image) throw new AppError("VALIDATION", "image es obligatorio cuando se envía page", "image");
+  let checked: StampImage;
   try {
-    await timed("image", () => readStampImage(image));
+    checked = await timed("image", () => readStampImage(image));
   } catch (error) {
     throw toAppError(error, "image");
   }
@@ -67,7 +70,8 @@ export async function planStampSignature(
       placement: { pageIndex: inspection.pageCount, appendPage: { width: visible.width, height: visible.height }, rect },
       pdf,
       repaired,
+      image: checked,
     };
   }
-  return { pageCount: inspection.pageCount, placement: { pageIndex: fields.page - 1, rect }, pdf, repaired };
+  return { pageCount: inspection.pageCount, placement: { pageIndex: fields.page - 1, rect }, pdf, repaired, image: checked };
 }

@@ -3,7 +3,7 @@ import { signPdf } from "@/lib/pdf/sign-pdf";
 import { signCadesDetached } from "@/lib/pki/sign-cms-detached";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import { drawStamp } from "@/lib/stamp/draw-stamp";
-import { readStampImage } from "@/lib/stamp/read-stamp-image";
+import type { StampImage } from "@/lib/stamp/read-stamp-image";
 import { buildStampContent } from "@/lib/stamp/build-stamp-content";
 import { signatureTimestampFrom, type TimeStamper } from "@/lib/certificates/time-stamp-authority";
 import type { SignPdfFields } from "./schemas";
@@ -31,7 +31,7 @@ const signTypeLabel = { agente: "agente", digital: "digital", otp: "OTP" } as co
  */
 export async function produceStampedPdf(
   pdf: Uint8Array,
-  image: Uint8Array | undefined,
+  image: StampImage | undefined,
   fields: SignPdfFields,
   plan: Pick<SigningPlan, "placement">,
   context: StampSigningContext,
@@ -55,7 +55,7 @@ export async function produceStampedPdf(
   }
 }
 
-async function drawAppearance(image: Uint8Array | undefined, fields: SignPdfFields, context: StampSigningContext) {
+async function drawAppearance(image: StampImage | undefined, fields: SignPdfFields, context: StampSigningContext) {
   const data = {
     names: fields.names ?? "",
     lastNames: fields.last_names ?? "",
@@ -72,7 +72,7 @@ async function drawAppearance(image: Uint8Array | undefined, fields: SignPdfFiel
   const qrText = fields.qr_type ? buildStampContent(data, fields.qr_type === "text" ? { type: "text", text: fields.qr_text! } : { type: "auto" }).qrText : null;
   const stamp = await drawStamp({
     data,
-    image: image ? readStampImage(image) : undefined,
+    image,
     qr: qrText === null ? null : { text: qrText },
     size: fields.stamp_size as 1 | 2,
   });

@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { Services } from "@/lib/runtime/services";
-import { organizations, stampTransactions } from "@/db/schema";
+import { stampTransactions } from "@/db/schema";
 import { AppError, isAppError } from "@/lib/errors";
 import { isUniqueViolation } from "@/db/is-unique-violation";
 import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
@@ -10,14 +10,10 @@ import type { UploadedFile } from "@/lib/http/parse-multipart";
 import { enqueue } from "@/lib/outbox/enqueue";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
-import { timeStamperFor } from "@/lib/certificates/time-stamp-authority";
-import { validationData } from "@/lib/certificates/finish-long-term-validation";
-import { measurePadesLevel } from "@/lib/certificates/measure-pades-level";
 import type { PadesLevel } from "@/lib/verification/verification-report";
-import { cpuPool } from "@/lib/runtime/cpu-pool";
-import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import type { SignPdfFields } from "./schemas";
-import { planStampSignature, type SigningPlan } from "./plan-stamp-signature";
+import { planStampSignature } from "./plan-stamp-signature";
+import { signStampNow } from "./sign-stamp-now";
 import { acceptPdfInPool } from "@/lib/runtime/accept-pdf-in-pool";
 import { resolveStampSigner } from "./resolve-stamp-signer";
 import { generateTxToken } from "./generate-tx-token";
@@ -41,25 +37,60 @@ export async function requestStampSignature(
   const { fields, caller } = input;
   if (!input.pdf || input.pdf.bytes.length === 0) throw new AppError("VALIDATION", "pdf_file es obligatorio", "pdf_file");
   const image = fields.page !== undefined ? input.image?.bytes : undefined;
-  const plan = await planStampSignature(fields, input.pdf.bytes, image, { accept: (bytes) => timed("inspect", () => acceptPdfInPool(bytes)) });
-  // a damaged upload is signed as its rebuilt copy, and the transaction says so
-  const pdf = plan.pdf;
   const settings = pkiSettingsOf(services.config);
-  // digital keys are unlocked by the PIN of this request only, so they are signed now even when async
-  const signer = await timed("database", () => resolveStampSigner(caller, fields, settings, services.db));
   const txToken = fields.tx_token ?? generateTxToken();
   const docId = crypto.randomUUID();
-  const queued = fields.async && fields.sign_type !== "digital";
-  const blobPrefix = `${caller.organizationId}/stamp/${docId}`;
-  if (queued) {
+  const request = { caller, fields, txToken, docId, hasImage: !!image };
+  // digital keys are unlocked by the PIN of this request only, so they are signed now even when async
+  if (fields.async && fields.sign_type !== "digital") {
+    const plan = await planStampSignature(fields, input.pdf.bytes, image, { accept: (bytes) => timed("inspect", () => acceptPdfInPool(bytes)) });
+    await timed("database", () => resolveStampSigner(caller, fields, settings, services.db));
+    // a damaged upload is signed as its rebuilt copy, and the transaction says so
+    const blobPrefix = `${caller.organizationId}/stamp/${docId}`;
     await timed("blob", async () => {
-      await services.blobs.put(`${blobPrefix}/input.pdf`, pdf, "application/pdf");
+      await services.blobs.put(`${blobPrefix}/input.pdf`, plan.pdf, "application/pdf");
       if (image) await services.blobs.put(`${blobPrefix}/image`, image, "application/octet-stream");
     });
+    await timed("database", () => claimTransaction({ ...request, repaired: plan.repaired, queuedInput: `${blobPrefix}/input.pdf` }, services.db)).catch(async (error) => {
+      // nothing refers to the inputs stored for the job that was not queued
+      await Promise.all([services.blobs.delete(`${blobPrefix}/input.pdf`), services.blobs.delete(`${blobPrefix}/image`)]);
+      throw error;
+    });
+    return { mode: "async", txToken, docId };
   }
+  // the worker checks the upload, then asks for the claim, then signs: a refused document takes no tx_token
+  let claiming: Promise<unknown> | undefined;
+  let claimed = false;
+  const claim = (facts: { repaired: boolean }) => {
+    const signer = (async () => {
+      const resolved = await resolveStampSigner(caller, fields, settings, services.db);
+      await claimTransaction({ ...request, repaired: facts.repaired }, services.db);
+      claimed = true;
+      return resolved;
+    })();
+    claiming = signer.catch(() => undefined);
+    return signer;
+  };
+  // the upload is read nowhere else after this: its buffer moves to the worker
+  const job = { txToken, docId, organizationId: caller.organizationId, pdf: input.pdf.bytes, image, fields, giveUpInput: true };
+  const signed = await signStampNow({ ...job, claim }, services).catch(async (error) => {
+    // a worker stopped mid-claim (time limit) still leaves our claim to be marked failed
+    await claiming;
+    if (claimed) await recordSignFailure({ txToken, message: signFailureMessage(error) }, services.db);
+    throw error;
+  });
+  return fields.async ? { mode: "async", txToken, docId } : { mode: "sync", txToken, docId, ...signed };
+}
+
+/** Takes the tx_token with the pending transaction (and, when queued, its job) in one database transaction. */
+async function claimTransaction(
+  request: { caller: StaffIdentity; fields: SignPdfFields; txToken: string; docId: string; hasImage: boolean; repaired: boolean; queuedInput?: string },
+  db: Db,
+): Promise<void> {
+  const { caller, fields, txToken, docId } = request;
   const stored: StoredSignRequest = { ...fields, sign_password: undefined, sign_pin: undefined, sign_username: undefined } as StoredSignRequest;
   try {
-    await timed("database", () => services.db.transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       const [row] = await tx
         .insert(stampTransactions)
         .values({
@@ -70,91 +101,20 @@ export async function requestStampSignature(
           operation: "signPDF",
           status: "pending",
           signType: fields.sign_type,
-          inputBlobKey: queued ? `${blobPrefix}/input.pdf` : null,
-          summary: { request: stored, hasImage: !!image, signer: signerSummary(fields), ...(plan.repaired ? { repaired: true } : {}) },
+          inputBlobKey: request.queuedInput ?? null,
+          summary: { request: stored, hasImage: request.hasImage, signer: signerSummary(fields), ...(request.repaired ? { repaired: true } : {}) },
         })
         .returning({ id: stampTransactions.id });
       await recordAuditEvent(
-        { organizationId: caller.organizationId, actor: caller.email, action: "stamp.signature_requested", target: txToken, detail: { docId, signType: fields.sign_type, async: !!fields.async, repaired: plan.repaired } },
+        { organizationId: caller.organizationId, actor: caller.email, action: "stamp.signature_requested", target: txToken, detail: { docId, signType: fields.sign_type, async: !!fields.async, repaired: request.repaired } },
         tx,
       );
-      if (queued) await enqueue({ kind: "stamp.sign", payload: { transactionId: row.id }, organizationId: caller.organizationId, maxAttempts: 3 }, tx);
-    }));
+      if (request.queuedInput) await enqueue({ kind: "stamp.sign", payload: { transactionId: row.id }, organizationId: caller.organizationId, maxAttempts: 3 }, tx);
+    });
   } catch (error) {
-    // nothing refers to the inputs stored for the job that was not queued
-    if (queued) await Promise.all([services.blobs.delete(`${blobPrefix}/input.pdf`), services.blobs.delete(`${blobPrefix}/image`)]);
     if (isUniqueViolation(error, "stamp_transactions_tx_token_key")) throw new AppError("TX_TOKEN_REUSED", undefined, "tx_token");
     throw error;
   }
-  if (queued) return { mode: "async", txToken, docId };
-  const signed = await signAndRecord({ txToken, docId, organizationId: caller.organizationId, pdf, image, fields, plan, signer }, services).catch(async (error) => {
-    await recordSignFailure({ txToken, message: signFailureMessage(error) }, services.db);
-    throw error;
-  });
-  return fields.async ? { mode: "async", txToken, docId } : { mode: "sync", txToken, docId, ...signed };
-}
-
-/**
- * Signs, stores the output and marks the pending transaction done, with the PAdES level the output
- * reaches as our verifier measures it. The caller records a failure (sync: at once; async: when the
- * job is given up), so a retried job finds the row still pending. `outputName` differs per async
- * attempt: a stale attempt finishing late cannot overwrite the document another attempt already
- * recorded, and its own output is removed.
- */
-export async function signAndRecord(
-  input: { txToken: string; docId: string; organizationId: string; pdf: Uint8Array; image?: Uint8Array; fields: SignPdfFields; plan: SigningPlan; signer: CmsSignerInput; outputName?: string },
-  services: Services,
-): Promise<{ pdf: Uint8Array; padesLevel: PadesLevel | null; revocationUnavailable: string[] }> {
-  const { config, db, blobs } = services;
-  const tsaSettings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
-  const timeStamper = await timed("database", () => timeStamperFor({ db, settings: tsaSettings }));
-  const [organization] = await timed("database", () => db.select({ allowPrivate: organizations.allowPrivateCallbacks }).from(organizations).where(eq(organizations.id, input.organizationId)));
-  const validation = await timed("dss", () =>
-    validationData([input.signer.certificateDer, ...input.signer.chainDer], db, tsaSettings, {
-      allowPrivate: organization?.allowPrivate ?? false,
-      trustAnchorsDer: config.trustAnchorsDer,
-    }),
-  );
-  // drawing, PDF work and the CMS run in the worker pool; the database-backed TSA stays here
-  const result = await timed("pdf-update", () => cpuPool().run(
-    "produce-stamped-pdf",
-    {
-      pdf: input.pdf,
-      image: input.image,
-      fields: input.fields,
-      placement: input.plan.placement,
-      signer: input.signer,
-      validation: { certificates: validation.certificates, crls: validation.crls },
-      txToken: input.txToken,
-      environment: config.APP_ENV,
-      verifyUrl: `${config.publicUrl}/verify/${input.txToken}`,
-      signedAt: new Date(),
-    },
-    { timestamp: (digest: Uint8Array) => timeStamper(digest) },
-  ));
-  const padesLevel = await timed("level", () => measurePadesLevel({ pdf: result.pdf, ourSignatures: 1 }, { db, settings: { ...tsaSettings, trustAnchorsDer: config.trustAnchorsDer } }));
-  const outputKey = `${input.organizationId}/stamp/${input.docId}/${input.outputName ?? "signed.pdf"}`;
-  await timed("blob", () => blobs.put(outputKey, result.pdf, "application/pdf"));
-  const recorded = await timed("database", () =>
-    db
-      .update(stampTransactions)
-      .set({
-        status: "done",
-        outputBlobKey: outputKey,
-        outputSha256: result.sha256,
-        padesLevel,
-        // why an outside certificate left the output at B-T, for support and the integrator
-        ...(validation.unavailable.length ? { summary: sql`coalesce(${stampTransactions.summary}, '{}'::jsonb) || ${JSON.stringify({ revocationUnavailable: validation.unavailable })}::jsonb` } : {}),
-        completedAt: new Date(),
-      })
-      .where(and(eq(stampTransactions.txToken, input.txToken), eq(stampTransactions.status, "pending")))
-      .returning({ id: stampTransactions.id }),
-  );
-  if (recorded.length === 0) {
-    await blobs.delete(outputKey);
-    throw new AppError("CONFLICT", "La transacción ya fue resuelta por otro intento", "tx_token");
-  }
-  return { pdf: result.pdf, padesLevel, revocationUnavailable: validation.unavailable };
 }
 
 /** What the integrator reads in getSignedPDF: our own messages, never an internal error text. */

@@ -5,9 +5,8 @@ import { PermanentJobFailure, type JobHandler } from "@/lib/outbox/run-dispatche
 import type { Services } from "@/lib/runtime/services";
 import { loadAgentSigner } from "@/lib/certificates/load-agent-signer";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
-import { planStampSignature } from "./plan-stamp-signature";
-import { acceptPdfInPool } from "@/lib/runtime/accept-pdf-in-pool";
-import { recordSignFailure, signAndRecord, signFailureMessage, type StoredSignRequest } from "./request-stamp-signature";
+import { recordSignFailure, signFailureMessage, type StoredSignRequest } from "./request-stamp-signature";
+import { signStampNow } from "./sign-stamp-now";
 import type { SignPdfFields } from "./schemas";
 
 /** Failures no retry can mend: the document, page, image or placement is at fault. */
@@ -31,10 +30,10 @@ export function stampSignJobHandler(services: Services): JobHandler {
     const image = summary.hasImage ? ((await services.blobs.get(`${prefix}/image`)) ?? undefined) : undefined;
     if (!pdf) throw new PermanentJobFailure("El documento de entrada ya no está disponible");
     try {
-      const plan = await planStampSignature(fields, pdf, image, { accept: acceptPdfInPool });
-      const signer = await loadAgentSigner(row.organizationId, { db: services.db, settings: pkiSettingsOf(services.config) });
+      // the transaction was claimed by the request; once the document passes its checks, only the signer is needed
+      const signer = () => loadAgentSigner(row.organizationId, { db: services.db, settings: pkiSettingsOf(services.config) });
       const outputName = `signed-a${job.attempts}.pdf`;
-      await signAndRecord({ txToken: row.txToken, docId: row.docId, organizationId: row.organizationId, pdf: plan.pdf, image, fields, plan, signer, outputName }, services);
+      await signStampNow({ txToken: row.txToken, docId: row.docId, organizationId: row.organizationId, pdf, image, fields, outputName, claim: signer }, services);
     } catch (error) {
       if (isAppError(error) && PERMANENT_CODES.has(error.code)) throw new PermanentJobFailure(error.message);
       if (isAppError(error) && error.code === "CONFLICT") return; // another attempt recorded the result

@@ -1,0 +1,135 @@
+// `npm run bench:completion`: how long a signature process takes to complete once its last signer
+// signs: from that signer's sign request to the B-LTA output stored and the callback queued (the
+// response is sent after the transaction that records the signature and queues the callback
+// commits), on the real built server. Signers have no facial challenge, so the face check is not
+// in the figure. Two signers per process; only the second (last) signature is timed. Prints p50/p95
+// and the median Server-Timing stages of the timed requests; asserts nothing about speed. It exits
+// non-zero when a request fails, a callback never arrives or a sampled output fails
+// ../shared/tools/validate-pdf. Build first (`npx next build`). On PostgreSQL:
+// `npx tsx bench/on-postgres.ts bench/process-completion.ts`. `--processes N` (default 20).
+import http from "node:http";
+import os from "node:os";
+import { ADMIN_PASSWORD } from "../e2e/fixtures/start-test-server";
+import { startSeededServer } from "../e2e/fixtures/start-seeded-server";
+import { login, processApi, signer, waitFor } from "../e2e/fixtures/process-api-client";
+import { signerHttp } from "../e2e/fixtures/signer-http-flow";
+import { validatePdf } from "../e2e/fixtures/independent-validators";
+
+const flag = process.argv.indexOf("--processes");
+const PROCESSES = flag > 0 ? Number(process.argv[flag + 1]) : 20;
+const WARM_UP = 2;
+const STAGE_ORDER = ["database", "certificate", "blob", "stamp-draw", "pdf-update", "cms", "tsa", "dss", "level", "pool", "total"];
+
+type Completion = { ms: number; stages: Map<string, number> };
+
+async function main() {
+  const callbacks = new Map<string, string>();
+  const receiver = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      const { id, status } = JSON.parse(body) as { id: string; status: string };
+      callbacks.set(id, status);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/callback`;
+  const seeded = await startSeededServer({ env: { SERVER_TIMING: "1" } });
+  const base = seeded.server.baseUrl;
+  const database = seeded.server.databaseUrl ? "PostgreSQL" : "PGlite";
+  const failures: string[] = [];
+  try {
+    const { shared } = seeded.orgs;
+    const admin = processApi(base, await login(base, shared.domain, shared.admin, ADMIN_PASSWORD));
+
+    /** One process with two signers without the facial challenge; returns the last signature's figures. */
+    const complete = async (): Promise<Completion & { id: string }> => {
+      const people = [signer({ signChallenges: [] }), signer({ signChallenges: [] })];
+      const created = await admin.create({ signers: people, urlCallback: callbackUrl, description: "bench completion", readChallenges: [] });
+      if (created.status !== 201) throw new Error(`create: ${created.status} ${await created.text()}`);
+      const { id, msg: link } = (await created.json()) as { id: string; msg: string };
+      const listed = (await (await admin.list({ process_id: id })).json()) as { signatureProcesses: { documents: { id: string; pages: number }[] }[] };
+      const documents = listed.signatureProcesses[0].documents;
+      let last: Completion | undefined;
+      for (const [index, person] of people.entries()) {
+        const flow = signerHttp(base, link);
+        const steps = [await flow.identify(person.doc_id), await flow.confirmNames("Rosa Elena", index === 0 ? "Quispe" : "Mamani")];
+        for (const step of steps) if (step.status !== 200) throw new Error(`signer flow: ${step.status} ${await step.text()}`);
+        await flow.showEveryPage(documents);
+        const t0 = performance.now();
+        const signed = await flow.sign();
+        const body = await signed.text();
+        const ms = performance.now() - t0;
+        if (signed.status !== 200) throw new Error(`sign: ${signed.status} ${body}`);
+        if (index === people.length - 1) {
+          if (!(JSON.parse(body) as { completed?: boolean }).completed) throw new Error(`the last signature did not complete the process: ${body}`);
+          last = { ms, stages: readServerTiming(signed.headers.get("server-timing")) };
+        }
+      }
+      return { id, ...last! };
+    };
+
+    for (let i = 0; i < WARM_UP; i++) await complete();
+    const runs: (Completion & { id: string })[] = [];
+    for (let i = 0; i < PROCESSES; i++) runs.push(await complete());
+
+    // the callback was queued with the completion: each one is delivered by the dispatcher
+    for (const run of runs) {
+      await waitFor(async () => callbacks.get(run.id) === "signed", 120_000).catch(() => failures.push(`no "signed" callback for ${run.id}`));
+    }
+    const caPem = await (await fetch(`${base}/api/pki/ca.pem`)).text();
+    const sampled = [runs[0], runs[Math.floor(runs.length / 2)], runs.at(-1)!];
+    let valid = 0;
+    for (const run of sampled) {
+      const record = (await (await admin.list({ process_id: run.id })).json()) as { signatureProcesses: { documents: { url: string }[] }[] };
+      const output = new Uint8Array(await (await fetch(record.signatureProcesses[0].documents[0].url)).arrayBuffer());
+      const check = validatePdf(output, caPem);
+      if (check.pass && check.signatures >= 3) valid++;
+      else failures.push(`validate-pdf on ${run.id} (${check.signatures} signatures):\n${check.output.slice(0, 2000)}`);
+    }
+
+    const times = runs.map((r) => r.ms).sort((a, b) => a - b);
+    const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+    const lines = [
+      `process completion on ${database}: ${runs.length} processes (2 signers, 1-page PDF, no facial challenge), ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`,
+      "",
+      `last signer's sign request -> B-LTA stored + callback queued: p50 ${at(0.5).toFixed(1)} ms   p95 ${at(0.95).toFixed(1)} ms   min ${times[0].toFixed(1)} ms   max ${times.at(-1)!.toFixed(1)} ms`,
+      "",
+      "per-stage breakdown of the last signature (Server-Timing, median ms; stages are exclusive):",
+    ];
+    for (const stage of [...STAGE_ORDER, ...new Set(runs.flatMap((r) => [...r.stages.keys()]))].filter((s, i, all) => all.indexOf(s) === i)) {
+      const values = runs.flatMap((r) => (r.stages.has(stage) ? [r.stages.get(stage)!] : []));
+      if (values.length > 0) lines.push(`  ${stage.padEnd(14)}${median(values).toFixed(2).padStart(10)}`);
+    }
+    lines.push("", `callbacks delivered: ${runs.filter((r) => callbacks.get(r.id) === "signed").length}/${runs.length}`);
+    lines.push(`validate-pdf: ${valid}/${sampled.length} sampled outputs PASS (each with both signatures and the document time-stamp)`);
+    console.log(`\n${lines.join("\n")}`);
+  } finally {
+    await seeded.server.stop();
+    receiver.close();
+  }
+  if (failures.length > 0) {
+    console.error(`\nFAILED:\n${failures.join("\n")}`);
+    process.exitCode = 1;
+  }
+}
+
+function readServerTiming(header: string | null): Map<string, number> {
+  const stages = new Map<string, number>();
+  for (const part of (header ?? "").split(",")) {
+    const match = /^\s*([\w-]+);dur=([\d.]+)/.exec(part);
+    if (match) stages.set(match[1], Number(match[2]));
+  }
+  return stages;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,71 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { isAppError } from "@/lib/errors";
+import { createPkiHierarchy, type PkiHierarchy } from "@/lib/pki/generate-pki-hierarchy";
+import { issueSignerCertificate } from "@/lib/pki/issue-certificate";
+import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
+import { createTimeStampToken } from "@/lib/tsa/create-time-stamp-token";
+import { toPem } from "@/lib/pki/testing/openssl-cli";
+import { validatePdf } from "@/e2e/fixtures/independent-validators";
+import { ZSignPdfFields } from "./schemas";
+import { planAndProduceStampedPdf, type StampSigningCalls } from "./plan-and-produce-stamped-pdf";
+
+const FIXTURES = "/work/shared/fixtures";
+const pdf = new Uint8Array(readFileSync(`${FIXTURES}/pdfs/valid/libreoffice70-tiny.pdf`));
+const portrait = new Uint8Array(readFileSync(`${FIXTURES}/images/portrait-413x531.jpg`));
+const sha256 = (data: Uint8Array) => new Uint8Array(createHash("sha256").update(data).digest());
+const fields = (extra: Record<string, string>) => ZSignPdfFields.parse({ names: "José", last_names: "Pérez", person_id: "12345678", ...extra });
+
+describe("planAndProduceStampedPdf", () => {
+  let pki: PkiHierarchy;
+  let signer: CmsSignerInput;
+
+  beforeAll(async () => {
+    pki = await createPkiHierarchy({ environment: "quality", crlBaseUrl: "https://crl.example.test" });
+    const issued = await issueSignerCertificate(pki.issuing, { givenNames: "José", lastNames: "Pérez", nationality: "PER", idType: "DNI", idNumber: "12345678", validityMinutes: 15, crlBaseUrl: "https://crl.example.test" });
+    signer = { certificateDer: issued.certificateDer, privateKey: issued.privateKey, chainDer: [pki.issuing.certificateDer] };
+  });
+
+  /** Main-thread calls that count the claims, as the request's own would take the tx_token. */
+  function calls() {
+    const claims: { repaired: boolean }[] = [];
+    const main: StampSigningCalls = {
+      claim: async (facts) => (claims.push(facts), signer),
+      validation: async () => ({ certificates: [pki.issuing.certificateDer, pki.root.certificateDer], crls: [] }),
+      timestamp: (digest) =>
+        createTimeStampToken({ digest, hashAlgorithm: "SHA-256", tsa: { ...pki.tsa, chainDer: [pki.issuing.certificateDer] }, serialNumber: 1n, policyOid: "1.3.6.1.4.1.99999.1.1", includeCertificates: true }),
+    };
+    return { claims, main };
+  }
+
+  const task = (bytes: Uint8Array, extra: Record<string, string>, image?: Uint8Array) => ({
+    pdf: bytes,
+    image,
+    fields: fields(extra),
+    txToken: "ABCDEFGHIJ0123456789",
+    environment: "quality" as const,
+    verifyUrl: "https://example.test/verify/ABCDEFGHIJ0123456789",
+  });
+
+  it.each([
+    ["a file that is no PDF", new TextEncoder().encode("not a pdf at all"), {}, undefined, "INVALID_PDF"],
+    ["a page the document lacks", pdf, { page: "9", position_x: "40", position_y: "40" }, portrait, "PAGE_NOT_FOUND"],
+    ["a stamp past the page edge", pdf, { page: "1", position_x: "5000", position_y: "40" }, portrait, "STAMP_OUT_OF_PAGE"],
+    ["an image that is no image", pdf, { page: "1", position_x: "40", position_y: "40" }, new TextEncoder().encode("GIF89a...."), "INVALID_IMAGE"],
+  ] as const)("refuses %s before claiming the transaction", async (_, bytes, extra, image, code) => {
+    const { claims, main } = calls();
+    const attempt = planAndProduceStampedPdf(task(bytes, extra, image), main);
+    await expect(attempt).rejects.toSatisfy((error) => isAppError(error) && error.code === code);
+    expect(claims).toEqual([]);
+  });
+
+  it("claims once, then signs with the image it checked; the output passes validate-pdf", async () => {
+    const { claims, main } = calls();
+    const result = await planAndProduceStampedPdf(task(pdf, { page: "1", position_x: "40", position_y: "40", qr_type: "auto" }, portrait), main);
+    expect(claims).toEqual([{ repaired: false }]);
+    expect(Buffer.from(sha256(result.pdf)).toString("hex")).toBe(result.sha256);
+    const report = validatePdf(result.pdf, toPem(pki.root.certificateDer));
+    expect(report.pass, report.output).toBe(true);
+  });
+});

@@ -1,0 +1,105 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Services } from "@/lib/runtime/services";
+import { organizations, stampTransactions } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
+import { timeStamperFor, type TimeStamper } from "@/lib/certificates/time-stamp-authority";
+import { validationData } from "@/lib/certificates/finish-long-term-validation";
+import { measurePadesLevel } from "@/lib/certificates/measure-pades-level";
+import type { PadesLevel } from "@/lib/verification/verification-report";
+import { cpuPool } from "@/lib/runtime/cpu-pool";
+import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
+import { timed } from "@/lib/runtime/request-timing";
+import type { SignPdfFields } from "./schemas";
+
+export type SignNowJob = {
+  txToken: string;
+  docId: string;
+  organizationId: string;
+  /** The upload as received: the worker reads, checks (and rebuilds if damaged) and signs it in one task. */
+  pdf: Uint8Array;
+  image?: Uint8Array;
+  fields: SignPdfFields;
+  /** Differs per async attempt: a stale attempt finishing late cannot overwrite another's output. */
+  outputName?: string;
+  /** The caller no longer needs `pdf` and its buffer holds nothing else (an upload): moved to the worker, not copied. */
+  giveUpInput?: boolean;
+};
+
+const MOVE_FROM_BYTES = 64 * 1024;
+
+/** Called once the document, page, image and position passed; returns the signer. */
+export type ClaimTransaction = (facts: { repaired: boolean }) => Promise<CmsSignerInput>;
+
+/**
+ * Checks and signs in one worker task (one parse of the upload, one read of the image), stores the
+ * output and marks the pending transaction done, with the PAdES level our verifier measures. The
+ * caller's `claim` runs between the checks and the signature; the caller records a failure after
+ * a successful claim (sync: at once; async: when the job is given up).
+ */
+export async function signStampNow(
+  request: SignNowJob & { claim: ClaimTransaction },
+  services: Services,
+): Promise<{ pdf: Uint8Array; padesLevel: PadesLevel | null; revocationUnavailable: string[] }> {
+  const { claim, ...job } = request;
+  const { config, db, blobs } = services;
+  const tsaSettings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
+  let signer: CmsSignerInput | undefined;
+  let timeStamper: TimeStamper | undefined;
+  let unavailable: string[] = [];
+  // an error of our own main-thread step is rethrown as itself, not as its copy from the worker
+  let mainThreadError: unknown;
+  const onMainThread = <A extends unknown[], R>(step: (...args: A) => Promise<R>) => async (...args: A) => {
+    try {
+      return await step(...args);
+    } catch (error) {
+      mainThreadError ??= error;
+      throw error;
+    }
+  };
+  // the task holds its worker while these run: they must never wait on the CPU pool themselves
+  const calls = {
+    claim: onMainThread(async (facts: { repaired: boolean }) => (signer = await claim(facts))),
+    validation: onMainThread(async () => {
+      timeStamper = await timeStamperFor({ db, settings: tsaSettings });
+      const [organization] = await db.select({ allowPrivate: organizations.allowPrivateCallbacks }).from(organizations).where(eq(organizations.id, job.organizationId));
+      const validation = await validationData([signer!.certificateDer, ...signer!.chainDer], db, tsaSettings, {
+        allowPrivate: organization?.allowPrivate ?? false,
+        trustAnchorsDer: config.trustAnchorsDer,
+      });
+      unavailable = validation.unavailable;
+      return { certificates: validation.certificates, crls: validation.crls };
+    }),
+    timestamp: (digest: Uint8Array) => timeStamper!(digest),
+  };
+  const input = { pdf: job.pdf, image: job.image, fields: job.fields, txToken: job.txToken, environment: config.APP_ENV, verifyUrl: `${config.publicUrl}/verify/${job.txToken}` };
+  // a large upload's buffer is its own (never Node's shared pool): moving it spares a copy on the event loop
+  const movable = job.giveUpInput && job.pdf.byteOffset === 0 && job.pdf.buffer instanceof ArrayBuffer && job.pdf.byteLength >= MOVE_FROM_BYTES;
+  const transfer = movable ? [job.pdf.buffer as ArrayBuffer] : [];
+  const result = await timed("pdf-update", () => cpuPool().run("plan-and-produce-stamped-pdf", input, calls, transfer)).catch((error: unknown) => {
+    throw mainThreadError ?? error;
+  });
+  const padesLevel = await timed("level", () => measurePadesLevel({ pdf: result.pdf, ourSignatures: 1 }, { db, settings: { ...tsaSettings, trustAnchorsDer: config.trustAnchorsDer } }));
+  const outputKey = `${job.organizationId}/stamp/${job.docId}/${job.outputName ?? "signed.pdf"}`;
+  await timed("blob", () => blobs.put(outputKey, result.pdf, "application/pdf"));
+  const recorded = await timed("database", () =>
+    db
+      .update(stampTransactions)
+      .set({
+        status: "done",
+        outputBlobKey: outputKey,
+        outputSha256: result.sha256,
+        padesLevel,
+        // why an outside certificate left the output at B-T, for support and the integrator
+        ...(unavailable.length ? { summary: sql`coalesce(${stampTransactions.summary}, '{}'::jsonb) || ${JSON.stringify({ revocationUnavailable: unavailable })}::jsonb` } : {}),
+        completedAt: new Date(),
+      })
+      .where(and(eq(stampTransactions.txToken, job.txToken), eq(stampTransactions.status, "pending")))
+      .returning({ id: stampTransactions.id }),
+  );
+  if (recorded.length === 0) {
+    await blobs.delete(outputKey);
+    throw new AppError("CONFLICT", "La transacción ya fue resuelta por otro intento", "tx_token");
+  }
+  return { pdf: result.pdf, padesLevel, revocationUnavailable: unavailable };
+}
