@@ -52,6 +52,9 @@ const bombs: [string, () => Uint8Array][] = [
   ["object stream of 60 MB", () => objectStreamBomb(60)],
 ];
 
+/** Health p95 allowed during hostile work: a stall of the event loop (≥ ~300 ms) fails it, a busy machine does not. */
+const healthBound = (idleP95: number) => Math.max(300, 5 * idleP95 + 100);
+
 describe("hostile uploads: a typed refusal, bounded server memory, /api/health answering meanwhile", () => {
   it.each(bombs)("%s, four at a time to /api/verify and signPDF", async (_name, make) => {
     const bomb = make();
@@ -71,9 +74,11 @@ describe("hostile uploads: a typed refusal, bounded server memory, /api/health a
     expect((await work)[2].status).toBe(400);
     // memory from outside the process: four bombs cost far less than what they claim (64 MB to 2 GB each)
     expect(peakRssMb - baselineRssMb, `baseline ${baselineRssMb.toFixed(0)} MB, peak ${peakRssMb.toFixed(0)} MB`).toBeLessThan(400);
-    // the event loop is free while workers chew: health stays near its idle latency on this machine
+    // the event loop is free while workers chew: health stays near its idle latency. The bound is
+    // loose enough for a machine busy with other work (CI runs beside other suites) and still far
+    // below the 1–3 s a parse on the main thread used to stall it (bench/hostile.ts has the figures)
     const p95 = quantile(latencies, 0.95);
-    expect(p95, `health p95 ${p95.toFixed(1)} ms, idle p95 ${idleP95.toFixed(1)} ms`).toBeLessThan(Math.max(100, 3 * idleP95 + 50));
+    expect(p95, `health p95 ${p95.toFixed(1)} ms, idle p95 ${idleP95.toFixed(1)} ms`).toBeLessThan(healthBound(idleP95));
     console.log(`${_name}: health p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms; RSS ${baselineRssMb.toFixed(0)} → ${peakRssMb.toFixed(0)} MB`);
   }, 180_000);
 
@@ -84,7 +89,7 @@ describe("hostile uploads: a typed refusal, bounded server memory, /api/health a
     const answer = await work;
     expect(answer.status).toBe(400);
     expect(answer.body.message).toContain("5,000,000");
-    expect(quantile(latencies, 0.95)).toBeLessThan(Math.max(100, 3 * idleP95 + 50));
+    expect(quantile(latencies, 0.95)).toBeLessThan(healthBound(idleP95));
   }, 120_000);
 
   it("the server is still healthy and signs after all of it", async () => {
