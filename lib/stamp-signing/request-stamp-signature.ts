@@ -31,7 +31,14 @@ export type StoredSignRequest = Omit<SignPdfFields, "sign_password" | "sign_pin"
  * requests cannot both win), then sign now or queue a durable job in the same transaction.
  */
 export async function requestStampSignature(
-  input: { caller: StaffIdentity; fields: SignPdfFields; pdf?: UploadedFile; image?: UploadedFile },
+  input: {
+    caller: StaffIdentity;
+    fields: SignPdfFields;
+    pdf?: UploadedFile;
+    image?: UploadedFile;
+    /** The caller never reads `pdf.bytes` again (a request body): its buffer may move to a worker instead of being copied. */
+    moveUpload?: boolean;
+  },
   services: Services,
 ): Promise<StampSignatureResult> {
   const { fields, caller } = input;
@@ -72,7 +79,7 @@ export async function requestStampSignature(
     return signer;
   };
   // the upload is read nowhere else after this: its buffer moves to the worker
-  const job = { txToken, docId, organizationId: caller.organizationId, pdf: input.pdf.bytes, image, fields, giveUpInput: true };
+  const job = { txToken, docId, organizationId: caller.organizationId, pdf: input.pdf.bytes, image, fields, giveUpInput: input.moveUpload === true };
   const signed = await signStampNow({ ...job, claim }, services).catch(async (error) => {
     // a worker stopped mid-claim (time limit) still leaves our claim to be marked failed
     await claiming;

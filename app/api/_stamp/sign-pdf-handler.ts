@@ -11,7 +11,7 @@ export const signPdfHandler = withStampToken(async (request, { caller, services 
   const body = await timed("multipart", () => parseMultipart(request, { maxFileBytes: services.config.maxUploadBytes, maxFiles: 2 }));
   const fields = parseWith(ZSignPdfFields, body.fields);
   const file = (name: string) => body.files.find((f) => f.field === name);
-  const result = await requestStampSignature({ caller, fields, pdf: file("pdf_file"), image: file("image") }, services);
+  const result = await requestStampSignature({ caller, fields, pdf: file("pdf_file"), image: file("image"), moveUpload: true }, services);
   if (result.mode === "async") return Response.json({ success: true, message: "OK", tx_token: result.txToken, doc_id: result.docId });
   return timed("response", () => pdfResponse(result.pdf, result.txToken, fields.binary_resp, result));
 });

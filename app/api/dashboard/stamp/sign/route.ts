@@ -11,7 +11,7 @@ export const POST = withSession("stamp:sign", async (request, { staff, services 
   const body = await parseMultipart(request, { maxFileBytes: services.config.maxUploadBytes, maxFiles: 2 });
   const fields = parseWith(ZSignPdfFields, body.fields);
   const file = (name: string) => body.files.find((f) => f.field === name);
-  const result = await requestStampSignature({ caller: staff, fields, pdf: file("pdf_file"), image: file("image") }, services);
+  const result = await requestStampSignature({ caller: staff, fields, pdf: file("pdf_file"), image: file("image"), moveUpload: true }, services);
   if (result.mode === "async") return Response.json({ success: true, message: "OK", tx_token: result.txToken, doc_id: result.docId }, { status: 202 });
   return new Response(Buffer.from(result.pdf), {
     headers: {
