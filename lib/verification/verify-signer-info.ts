@@ -1,8 +1,8 @@
 import { createHash, createPublicKey, verify } from "node:crypto";
 import { parseCertificateFields } from "@/lib/pki/parse-certificate-fields";
 import { digestNames, hashOfSignature } from "@/lib/pki/signature-algorithms";
-import { readX509Certificate } from "@/lib/pki/x509-provider";
 import type { SignedDataReading } from "./read-signed-data";
+import { readCertificate } from "./check-pki-signatures";
 
 export { digestNames };
 
@@ -27,7 +27,7 @@ export function findSignerCertificate(cms: SignedDataReading, candidates: Uint8A
   return candidates.find((der) => {
     try {
       if ("keyIdentifierHex" in id) {
-        const extension = readX509Certificate(der).getExtension("2.5.29.14");
+        const extension = readCertificate(der).getExtension("2.5.29.14");
         return extension !== null && Buffer.from(extension.value).toString("hex").endsWith(id.keyIdentifierHex);
       }
       const fields = parseCertificateFields(der);
