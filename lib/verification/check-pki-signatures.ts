@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { parseCertificateFields, type CertificateFields } from "@/lib/pki/parse-certificate-fields";
 import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
 
 /**
@@ -54,6 +55,7 @@ export class BoundedCache<V> {
 }
 
 const certificates = new BoundedCache<x509.X509Certificate>(MAX_ENTRIES, MAX_BYTES);
+const fields = new BoundedCache<CertificateFields>(MAX_ENTRIES, MAX_BYTES);
 const crls = new BoundedCache<x509.X509Crl>(MAX_ENTRIES / 8, MAX_BYTES);
 const signedBy = new BoundedCache<boolean>(MAX_ENTRIES * 4, Number.POSITIVE_INFINITY);
 
@@ -71,6 +73,16 @@ export function readCertificate(der: Uint8Array): x509.X509Certificate {
   const certificate = readX509Certificate(der);
   certificates.set(key, certificate, der.length);
   return certificate;
+}
+
+/** The issuer, serial, subject and key of exactly these DER bytes (shared: never modify them); throws when unreadable. */
+export function readCertificateFields(der: Uint8Array): CertificateFields {
+  const key = sha256(der);
+  const known = fields.get(key);
+  if (known) return known;
+  const parsed = parseCertificateFields(der);
+  fields.set(key, parsed, der.length);
+  return parsed;
 }
 
 /** The parsed CRL of exactly these DER bytes; throws when they are not one. */
