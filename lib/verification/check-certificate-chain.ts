@@ -1,4 +1,5 @@
-import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
+import { x509 } from "@/lib/pki/x509-provider";
+import { isCertificateSignedBy, readCertificate } from "./check-pki-signatures";
 import { findRevocationStatus, type RevocationStatus, type ValidationMaterial } from "./find-revocation-status";
 
 const MAX_CHAIN_LENGTH = 8;
@@ -33,7 +34,7 @@ export async function checkCertificateChain(
 ): Promise<ChainResult> {
   const anchors = material.anchorsDer.flatMap(tryRead);
   const pool = [...anchors, ...material.certificatesDer.flatMap(tryRead)];
-  const leaf = readX509Certificate(leafDer);
+  const leaf = readCertificate(leafDer);
   const chain: x509.X509Certificate[] = [leaf];
   const result = (status: ChainResult["status"], reason?: string, revocation: RevocationStatus = "unknown"): ChainResult => ({
     status,
@@ -52,7 +53,7 @@ export async function checkCertificateChain(
     if (chain.length > MAX_CHAIN_LENGTH) return result("invalid", "certificate chain too long");
     const issuer = await findIssuer(current, pool, chain);
     if (!issuer) {
-      const selfSigned = current.subject === current.issuer && (await current.verify({ publicKey: current.publicKey, signatureOnly: true }).catch(() => false));
+      const selfSigned = current.subject === current.issuer && (await isCertificateSignedBy(current, current));
       return result("untrusted", selfSigned ? "self-signed certificate that is not a trust anchor here" : `no issuer certificate for "${current.issuer}"`);
     }
     chain.push(issuer);
@@ -76,7 +77,7 @@ export async function checkCertificateChain(
 
 function tryRead(der: Uint8Array): x509.X509Certificate[] {
   try {
-    return [readX509Certificate(der)];
+    return [readCertificate(der)];
   } catch {
     return [];
   }
@@ -85,7 +86,7 @@ function tryRead(der: Uint8Array): x509.X509Certificate[] {
 async function findIssuer(child: x509.X509Certificate, pool: x509.X509Certificate[], chain: x509.X509Certificate[]) {
   for (const candidate of pool) {
     if (candidate.subject !== child.issuer || chain.some((link) => link.equal(candidate))) continue;
-    if (await child.verify({ publicKey: candidate.publicKey, signatureOnly: true }).catch(() => false)) return candidate;
+    if (await isCertificateSignedBy(child, candidate)) return candidate;
   }
   return undefined;
 }

@@ -1,8 +1,9 @@
 import { createHash, createPublicKey, verify } from "node:crypto";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
+import { x509 } from "@/lib/pki/x509-provider";
 import { digestNames, hashOfSignature } from "@/lib/pki/signature-algorithms";
+import { isCertificateSignedBy, isCrlSignedBy, readCertificate, readCrl } from "./check-pki-signatures";
 
 const OCSP_SIGNING_EKU = "1.3.6.1.5.5.7.3.9";
 const BASIC_OCSP = "1.3.6.1.5.5.7.48.1.1";
@@ -25,7 +26,7 @@ export async function findRevocationStatus(
   material: ValidationMaterial,
   at: Date,
 ): Promise<{ status: RevocationStatus; reason?: string }> {
-  const crls = material.crlsDer.slice(0, MAX_ITEMS).flatMap(readCrl);
+  const crls = material.crlsDer.slice(0, MAX_ITEMS).flatMap(tryReadCrl);
   const ocsps = material.ocspsDer.slice(0, MAX_ITEMS).flatMap(readOcsp);
   let covered = true;
   for (let i = 0; i + 1 < chain.length; i++) {
@@ -41,9 +42,9 @@ export async function findRevocationStatus(
 
 type Status = { issuedAt: Date; revokedAt?: Date };
 
-function readCrl(der: Uint8Array): x509.X509Crl[] {
+function tryReadCrl(der: Uint8Array): x509.X509Crl[] {
   try {
-    return [new x509.X509Crl(new Uint8Array(der))];
+    return [readCrl(der)];
   } catch {
     return [];
   }
@@ -53,7 +54,7 @@ async function crlStatuses(certificate: x509.X509Certificate, issuer: x509.X509C
   const statuses: Status[] = [];
   for (const crl of crls) {
     if (crl.issuer !== issuer.subject) continue;
-    if (!(await crl.verify({ publicKey: issuer.publicKey }).catch(() => false))) continue;
+    if (!(await isCrlSignedBy(crl, issuer))) continue;
     const entry = crl.findRevoked(certificate);
     statuses.push({ issuedAt: crl.thisUpdate, revokedAt: entry?.revocationDate });
   }
@@ -80,9 +81,12 @@ function readOcsp(der: Uint8Array): Ocsp[] {
 
 async function ocspStatuses(certificate: x509.X509Certificate, issuer: x509.X509Certificate, ocsps: Ocsp[], extraDer: Uint8Array[]): Promise<Status[]> {
   const statuses: Status[] = [];
+  // most documents carry CRLs only: the issuer is parsed again only when there are responses to match
+  if (ocsps.length === 0) return statuses;
   const serial = Buffer.from(certificate.serialNumber, "hex");
-  const issuerName = Buffer.from(pkijs.Certificate.fromBER(new Uint8Array(issuer.rawData)).subject.toSchema().toBER(false));
-  const issuerKey = Buffer.from(pkijs.Certificate.fromBER(new Uint8Array(issuer.rawData)).subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView);
+  const parsedIssuer = pkijs.Certificate.fromBER(new Uint8Array(issuer.rawData));
+  const issuerName = Buffer.from(parsedIssuer.subject.toSchema().toBER(false));
+  const issuerKey = Buffer.from(parsedIssuer.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView);
   for (const { basic } of ocsps) {
     if (!(await verifyOcspSignature(basic, issuer, extraDer))) continue;
     for (const single of basic.tbsResponseData.responses) {
@@ -116,7 +120,7 @@ async function verifyOcspSignature(basic: pkijs.BasicOCSPResponse, issuer: x509.
   if (!hash) return false;
   const candidates = [issuer, ...[...(basic.certs ?? []).map((c) => new Uint8Array(c.toSchema().toBER(false))), ...extraDer].flatMap((der) => {
     try {
-      return [readX509Certificate(der)];
+      return [readCertificate(der)];
     } catch {
       return [];
     }
@@ -127,7 +131,7 @@ async function verifyOcspSignature(basic: pkijs.BasicOCSPResponse, issuer: x509.
     if (candidate !== issuer) {
       const eku = candidate.getExtension(x509.ExtendedKeyUsageExtension);
       if (candidate.issuer !== issuer.subject || !eku?.usages.map(String).includes(OCSP_SIGNING_EKU)) continue;
-      if (!(await candidate.verify({ publicKey: issuer.publicKey, signatureOnly: true }).catch(() => false))) continue;
+      if (!(await isCertificateSignedBy(candidate, issuer))) continue;
     }
     try {
       const key = createPublicKey({ key: Buffer.from(candidate.publicKey.rawData), format: "der", type: "spki" });

@@ -1,6 +1,7 @@
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { oids } from "@/lib/pki/object-identifiers";
+import { readCertificate } from "./check-pki-signatures";
 
 const SIGNING_CERTIFICATE_V1 = "1.2.840.113549.1.9.16.2.12";
 const MAX_CERTIFICATES = 64;
@@ -41,12 +42,11 @@ export function readSignedData(bytes: Uint8Array): SignedDataReading {
   const der = new Uint8Array(bytes.subarray(0, parsed.offset));
   const contentInfo = new pkijs.ContentInfo({ schema: parsed.result });
   if (contentInfo.contentType !== oids.signedData) throw new Error("not a CMS SignedData");
+  const certificatesDer = takeCertificates(contentInfo.content);
   const signedData = new pkijs.SignedData({ schema: contentInfo.content });
   if (signedData.signerInfos.length !== 1) throw new Error(`the CMS has ${signedData.signerInfos.length} SignerInfos, not one`);
   const signerInfo = signedData.signerInfos[0];
 
-  const certificates = (signedData.certificates ?? []).filter((item): item is pkijs.Certificate => item instanceof pkijs.Certificate);
-  if (certificates.length > MAX_CERTIFICATES) throw new Error("the CMS carries too many certificates");
   const crls = (signedData.crls ?? []).filter((item): item is pkijs.CertificateRevocationList => item instanceof pkijs.CertificateRevocationList);
 
   const signed = signerInfo.signedAttrs?.attributes ?? [];
@@ -89,10 +89,40 @@ export function readSignedData(bytes: Uint8Array): SignedDataReading {
     certificateBindings: readCertificateBindings(signed),
     signatureValue: new Uint8Array(signerInfo.signature.valueBlock.valueHexView),
     timeStampTokenDer: token instanceof asn1js.Sequence ? new Uint8Array(token.toBER(false)) : undefined,
-    certificatesDer: certificates.map((certificate) => new Uint8Array(certificate.toSchema().toBER(false))),
+    certificatesDer,
     crlsDer: crls.map((crl) => new Uint8Array(crl.toSchema().toBER(false))),
     signerId,
   };
+}
+
+/**
+ * Takes the certificates (the universal-class choice of CertificateChoices) out of the SignedData's
+ * [0] field, as their own bytes, before pkijs reads the rest: pkijs matched each against the
+ * Certificate schema three times and encoded it again, half the cost of reading a CMS, and the
+ * verifier reads every certificate with @peculiar/x509 anyway. Each must read as a certificate there,
+ * else the CMS is unreadable as before; the tagged choices (attribute certificates, other formats)
+ * stay for pkijs to check and are not used.
+ */
+function takeCertificates(signedData: unknown): Uint8Array[] {
+  if (!(signedData instanceof asn1js.Sequence)) return [];
+  const field = signedData.valueBlock.value.find((block) => block.idBlock.tagClass === 3 && block.idBlock.tagNumber === 0);
+  if (!(field instanceof asn1js.Constructed)) return [];
+  const certificates = field.valueBlock.value.filter((block) => block.idBlock.tagClass === 1);
+  if (certificates.length > MAX_CERTIFICATES) throw new Error("the CMS carries too many certificates");
+  const certificatesDer = certificates.map((block) => {
+    if (!(block instanceof asn1js.Sequence)) throw new Error("the CMS carries a certificate that is not a SEQUENCE");
+    const der = new Uint8Array(block.valueBeforeDecodeView);
+    try {
+      readCertificate(der);
+    } catch {
+      throw new Error("the CMS carries an unreadable certificate");
+    }
+    return der;
+  });
+  field.valueBlock.value = field.valueBlock.value.filter((block) => block.idBlock.tagClass !== 1);
+  // an empty [0] SET would be a different (odd) encoding to pkijs: without it the field is simply absent
+  if (field.valueBlock.value.length === 0) signedData.valueBlock.value = signedData.valueBlock.value.filter((block) => block !== field);
+  return certificatesDer;
 }
 
 function octets(block: asn1js.OctetString): Uint8Array {

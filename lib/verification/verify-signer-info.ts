@@ -1,8 +1,7 @@
 import { createHash, createPublicKey, verify } from "node:crypto";
-import { parseCertificateFields } from "@/lib/pki/parse-certificate-fields";
 import { digestNames, hashOfSignature } from "@/lib/pki/signature-algorithms";
-import { readX509Certificate } from "@/lib/pki/x509-provider";
 import type { SignedDataReading } from "./read-signed-data";
+import { readCertificate, readCertificateFields } from "./check-pki-signatures";
 
 export { digestNames };
 
@@ -27,10 +26,10 @@ export function findSignerCertificate(cms: SignedDataReading, candidates: Uint8A
   return candidates.find((der) => {
     try {
       if ("keyIdentifierHex" in id) {
-        const extension = readX509Certificate(der).getExtension("2.5.29.14");
+        const extension = readCertificate(der).getExtension("2.5.29.14");
         return extension !== null && Buffer.from(extension.value).toString("hex").endsWith(id.keyIdentifierHex);
       }
-      const fields = parseCertificateFields(der);
+      const fields = readCertificateFields(der);
       const serialHex = Buffer.from(fields.serialNumberDer.subarray(2)).toString("hex");
       return Buffer.from(fields.issuerDer).equals(Buffer.from(id.issuerDer)) && stripZero(serialHex) === stripZero(id.serialHex);
     } catch {
@@ -48,7 +47,7 @@ const stripZero = (hex: string) => hex.replace(/^(00)+(?=..)/, "");
  * Throws SignerInfoError naming the first failure.
  */
 export function verifySignerInfo(cms: SignedDataReading, content: Uint8Array, certificateDer: Uint8Array, { requireBinding = false } = {}): void {
-  const key = createPublicKey({ key: Buffer.from(parseCertificateFields(certificateDer).subjectPublicKeyInfoDer), format: "der", type: "spki" });
+  const key = createPublicKey({ key: Buffer.from(readCertificateFields(certificateDer).subjectPublicKeyInfoDer), format: "der", type: "spki" });
   const options = key.asymmetricKeyType === "ec" ? { key, dsaEncoding: "der" as const } : key;
   const digestName = digestNames[cms.digestAlgorithmOid];
   if (!digestName) throw new SignerInfoError("signature-invalid", `unsupported digest algorithm ${cms.digestAlgorithmOid}`);

@@ -2,7 +2,7 @@ import { checkCertificateChain } from "./check-certificate-chain";
 import type { ValidationMaterial } from "./find-revocation-status";
 import { readSignedData, readTstInfo } from "./read-signed-data";
 import { digestOf, findSignerCertificate, SignerInfoError, verifySignerInfo } from "./verify-signer-info";
-import { readX509Certificate } from "@/lib/pki/x509-provider";
+import { readCertificate } from "./check-pki-signatures";
 
 export type TimeStampCheck = {
   at: Date;
@@ -49,7 +49,7 @@ export async function verifyTimeStampToken(tokenDer: Uint8Array, timeStamped: Ui
 
 export function commonName(certificateDer: Uint8Array): string | undefined {
   try {
-    const name = readX509Certificate(certificateDer).subjectName;
+    const name = readCertificate(certificateDer).subjectName;
     return name.getField("CN")[0] ?? name.toString();
   } catch {
     return undefined;
