@@ -12,8 +12,10 @@ export type LivenessChallenge = (typeof LIVENESS_CHALLENGES)[number];
  *   moving closer makes the face wider.
  */
 export const CHALLENGE_THRESHOLDS = {
-  turn: 0.18,
-  headShift: 0.22,
+  /** Nose between the face edges: a rotation, not a picture slid sideways (which leaves it at ~0 ± 0.03). */
+  turn: 0.08,
+  /** Face outline, in face widths: the whole head moved; warped photos reach 0.11–0.20, stand-ins 0.27–0.41 (11 fixture photos). */
+  headShift: 0.24,
   lookUp: 0.08,
   smile: 0.05,
   closer: 0.15,
