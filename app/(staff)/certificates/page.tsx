@@ -42,7 +42,7 @@ export default async function CertificatesPage({ searchParams }: Props) {
               {holders.map((h) => (
                 <tr key={h.id} data-testid="holder-row" data-username={h.signUsername}>
                   <td data-label="sign_username"><code>{h.signUsername}</code></td>
-                  <td data-label={t("certs.subject")}>{h.subject} <span className="muted">({h.source})</span></td>
+                  <td data-label={t("certs.subject")}>{h.subject} <span className="muted">({h.source === "pkcs12" ? "PKCS#12" : t("certs.builtIn")})</span></td>
                   <td data-label={t("certs.expires")}>{formatDateTime(h.notAfter, locale, staff.organizationTimeZone)}</td>
                   <td data-label={t("processes.status")}>
                     {h.revokedAt ? <span className="badge badge-rejected">{t("api.revoked")}</span> : isPast(h.notAfter) ? <span className="badge badge-expired">{t("status.expired")}</span> : <span className="badge badge-active">{t("api.active")}</span>}
