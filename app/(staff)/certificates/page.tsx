@@ -37,11 +37,11 @@ export default async function CertificatesPage({ searchParams }: Props) {
         <p className="muted">{t("certs.holdersHelp")}</p>
         {holders.length === 0 ? <p className="muted">{t("certs.noHolders")}</p> : (
           <table className="table table-stack" data-testid="holders-table">
-            <thead><tr><th>sign_username</th><th>{t("certs.subject")}</th><th>{t("certs.expires")}</th><th>{t("processes.status")}</th><th><span className="visually-hidden">{t("common.actions")}</span></th></tr></thead>
+            <thead><tr><th>{t("certs.username")}</th><th>{t("certs.subject")}</th><th>{t("certs.expires")}</th><th>{t("processes.status")}</th><th><span className="visually-hidden">{t("common.actions")}</span></th></tr></thead>
             <tbody>
               {holders.map((h) => (
                 <tr key={h.id} data-testid="holder-row" data-username={h.signUsername}>
-                  <td data-label="sign_username"><code>{h.signUsername}</code></td>
+                  <td data-label={t("certs.username")}><code>{h.signUsername}</code></td>
                   <td data-label={t("certs.subject")}>{h.subject} <span className="muted">({h.source === "pkcs12" ? "PKCS#12" : t("certs.builtIn")})</span></td>
                   <td data-label={t("certs.expires")}>{formatDateTime(h.notAfter, locale, staff.organizationTimeZone)}</td>
                   <td data-label={t("processes.status")}>
