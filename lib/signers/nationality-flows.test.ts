@@ -13,7 +13,7 @@ describe("per-nat flows", () => {
       expect(flow.challenges, nat).toEqual(expect.arrayContaining(["turn-left", "turn-right"]));
       expect(flow.facialReferences.length, nat).toBeGreaterThan(0);
     }
-    expect(() => flowOf("XXX")).toThrow();
+    expect(() => flowOf("XXX")).toThrow("no flow for nat XXX");
   });
 
   it("passports and foreigner cards have no registry reference; DNI and RUN prefer the registry photo", () => {
