@@ -77,7 +77,7 @@ describe("the ID document as the face reference", () => {
     expect(withoutTicket.status).toBe(400);
   }, 300_000);
 
-  it("a still photo and one photo warped to fake a turn are judged not live, and count as tries", async () => {
+  it("a still photo and a photo whose nose is warped to fake a turn are judged not live, and count as tries", async () => {
     const { person, flow } = await identifiedSigner();
     const card = photographCard({ portrait: CARD_PORTRAIT, docNumber: person.doc_id });
     const still = await flow.startFacialTry();
@@ -86,7 +86,7 @@ describe("the ID document as the face reference", () => {
       body: { status: "failed", reason: "not_live", attemptsLeft: 2 },
     });
     const warped = await flow.startFacialTry();
-    const warpedFrames = framesFor(warped.challenges, (c) => (c.startsWith("turn-") ? (`warped-${c}` as Pose) : (c as Pose)));
+    const warpedFrames = framesFor(warped.challenges, (c) => (c.startsWith("turn-") ? (`nose-warped-${c}` as Pose) : (c as Pose)));
     expect(await answerOf(await flow.facialTry({ ticket: warped.ticket, frames: warpedFrames, idDocument: card }))).toMatchObject({
       status: 200,
       body: { status: "failed", reason: "not_live", attemptsLeft: 1 },

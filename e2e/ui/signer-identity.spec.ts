@@ -69,7 +69,7 @@ for (const [label, size] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
     await page.expectReadStep();
   });
 
-  test(`${label}: a still photo and one photo warped to fake a turn are refused as not live`, async ({ browser }) => {
+  test(`${label}: a still photo and a photo whose nose is warped to fake a turn are refused as not live`, async ({ browser }) => {
     test.setTimeout(300_000);
     const { person, page } = await atFacialStep(browser, size, "still-photo");
     const card = photographCard({ portrait: CARD_PORTRAIT, docNumber: person.doc_id });
@@ -79,7 +79,7 @@ for (const [label, size] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
     await page.expectFacialFailure(/No detectamos el movimiento pedido/, 2);
 
     const warped = await browser.newContext({ ...size, storageState: await page.page.context().storageState() });
-    await useScriptedCamera(warped, posesOf("A"), "warped-photo");
+    await useScriptedCamera(warped, posesOf("A"), "nose-warped-photo");
     const attacker = new SignerPage(await warped.newPage());
     await attacker.open(page.page.url());
     await attacker.chooseIdDocument(card);

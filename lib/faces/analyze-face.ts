@@ -34,7 +34,7 @@ export interface FaceAnalysis {
   liveness?: number;
   pose?: FacePose;
   quality: FaceQuality;
-  /** 468 face-mesh points [x, y, z] in the same pixels as `box` (used for motion checks). */
+  /** 468 face-mesh points [x, y, z] in the same pixels as `box` (z: depth, smaller is nearer the camera; used for motion checks). */
   mesh: [number, number, number][];
   image: { width: number; height: number; analysedWidth: number; analysedHeight: number };
 }
@@ -94,7 +94,8 @@ function describeFace(image: DecodedImage, face: FaceResult, faces: number): Fac
     liveness: face.live,
     pose: angle ? { yaw: angle.yaw, pitch: angle.pitch, roll: angle.roll } : undefined,
     quality: measureFaceQuality(image, face.box),
-    mesh: face.mesh.map(([px, py, pz]) => [px * scale, py * scale, (pz ?? 0) * scale]),
+    // Human leaves z in units of the mesh model's input crop; meshRaw z is a share of that crop, whose side is the box
+    mesh: face.mesh.map(([px, py], i) => [px * scale, py * scale, (face.meshRaw[i]?.[2] ?? 0) * width * scale]),
     image: { width: image.originalWidth, height: image.originalHeight, analysedWidth: image.width, analysedHeight: image.height },
   };
 }

@@ -23,6 +23,8 @@ export interface LivenessAssessment {
   motion: HeadMotion;
   /** Per asked challenge, in order: the share achieved and the best frame's change. */
   challenges: { challenge: LivenessChallenge; progress: number; best: PoseChange }[];
+  /** Frame 0's analysis (the start pose, looking at the camera), for the portrait match; absent when it had no usable face. */
+  startFace?: FaceAnalysis;
 }
 
 /**
@@ -98,6 +100,7 @@ export async function assessLiveness(frames: Uint8Array[], options: { challenges
     scores: { antispoof: round(antispoof), liveness: round(liveness), motion: round(progress) },
     motion: { turn: round(motion.turn), scale: round(motion.scale), nonRigid: round(motion.nonRigid) },
     challenges: measured,
+    startFace: start,
   };
 }
 

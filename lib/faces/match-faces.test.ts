@@ -28,6 +28,18 @@ afterEach(() => {
 });
 
 describe("matchFaces", () => {
+  it("takes an already analysed selfie and decides exactly as from its bytes", async () => {
+    const selfie = read("person-a-obama/a3-selfie-like-480x640.jpg");
+    const reference = read("person-a-obama/a1-id-portrait-413x531.jpg");
+    const fromBytes = await matchFaces(selfie, reference);
+    const fromAnalysis = await matchFaces(await analyzeFace(selfie), reference);
+    expect(fromAnalysis.similarity).toBe(fromBytes.similarity);
+    expect(fromAnalysis.decision).toBe(fromBytes.decision);
+    // and another person's analysis is not silently replaced by the bytes
+    const other = await matchFaces(await analyzeFace(read("person-b-biden/b2-selfie-like-480x640.jpg")), reference);
+    expect(other.decision).toBe("no-match");
+  });
+
   it.each([
     ["person-a-obama/a3-selfie-like-480x640.jpg", "person-a-obama/a1-id-portrait-413x531.jpg", "match"],
     ["person-a-obama/a4-selfie-like-480x640.jpg", "person-a-obama/a1-id-portrait-413x531.jpg", "match"],

@@ -45,8 +45,9 @@ function mac(secretKey: Uint8Array, body: string): string {
 
 /**
  * Two different challenges from `set` (the signer's nat flow), in random order, one of them always
- * a head turn: a turn is the movement a warped single photo cannot fake (the head outline must move
- * too, docs/faces.md); the other is any of the rest. 14 ordered pairs with the whole set.
+ * a head turn: of the movements, a turn is the one measured as a rigid rotation (the nose between
+ * the face edges and the face's outline with it, docs/faces.md); the other is any of the rest.
+ * 14 ordered pairs with the whole set.
  */
 function challengesOf(secretKey: Uint8Array, body: string, set: readonly LivenessChallenge[]): [LivenessChallenge, LivenessChallenge] {
   const digest = createHmac("sha256", deriveKey(secretKey, "facial-challenge")).update(body).digest();

@@ -32,7 +32,7 @@ export async function judgeFacialTry(input: { frames: Uint8Array[]; reference: U
     return { kind: "retry", reason: firstFrame?.endsWith("multiple-faces") ? "selfie_multiple_faces" : firstFrame?.endsWith("too-small") ? "selfie_too_small" : "selfie_no_face" };
   }
   try {
-    const match = await matchFaces(input.frames[0], reference);
+    const match = await matchFaces(liveness.startFace ?? input.frames[0], reference);
     return { kind: "judged", live: liveness.live, reasons: liveness.reasons, similarity: match.similarity, threshold: match.threshold, decision: match.decision, ...(idDocument ? { idDocument } : {}) };
   } catch (error) {
     if (!(error instanceof FaceError)) throw error;

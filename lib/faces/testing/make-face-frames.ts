@@ -1,21 +1,31 @@
 import jpeg from "jpeg-js";
+import { analyzeFace } from "../analyze-face";
 import { decodeImage } from "../decode-image";
+import { loadFaceEngine } from "../load-face-engine";
 import type { FaceMesh } from "../measure-head-motion";
+import { renderRotatedFace } from "./rotate-face";
 
 /**
  * Test and benchmark support: camera frames made from ONE still photo, for liveness checks.
  *
  * No footage of a real person moving exists in the fixtures, so every clip here is made from a
- * photo. Two kinds are made, and the difference between them is the point of the liveness checks:
+ * photo. Two kinds are made:
+ * - stand-ins for a live signer: a head turn and a look-up are the photo's face rotated in 3-D as a
+ *   rigid head rotates (lib/faces/testing/rotate-face.ts: the face mesh with its depth, turned about
+ *   the neck's axis), a smile widens the mouth, moving closer scales the picture; every frame has
+ *   its own sensor noise;
  * - attacks, as someone holding or injecting a picture would: the still itself (slightly moved, as
- *   a hand-held print), and the issue's fake turn (the middle of the face shifted sideways while the
- *   head outline and everything else stay put);
- * - stand-ins for a live signer, which imitate what a real head and camera do: every frame has its
- *   own sensor noise, a turn moves the whole head (outline and hair too, the nose most), a blink
- *   closes the eyelids, a smile widens the mouth. They are simulations: docs/faces.md says so.
+ *   a hand-held print), the issue's fake turn (the middle of the face warped sideways), the same with
+ *   the whole picture shifted too, and a warp of the nose alone.
+ * A stand-in is itself one photo animated, so whatever passes as a stand-in also passes as an attack
+ * by someone with a 3-D face model: docs/faces.md says what that means.
  */
 export const FRAME_WIDTH = 640;
 export const FRAME_HEIGHT = 480;
+const FRAME = { width: FRAME_WIDTH, height: FRAME_HEIGHT };
+/** How far the stand-ins turn and look up: 25°, what a signer asked to "turn slowly" does at least. */
+const TURN_RADIANS = (25 * Math.PI) / 180;
+const LOOK_UP_RADIANS = (25 * Math.PI) / 180;
 
 export type Box = { x: number; y: number; width: number; height: number };
 export type Point = { x: number; y: number };
@@ -25,6 +35,17 @@ export interface FaceScene {
   rgba: Buffer;
   face: Box;
   landmarks: { nose: Point; leftEye: Box; rightEye: Box; mouth: Box };
+  /** The face mesh of `rgba` (with depth) and its triangles, for 3-D movements. */
+  mesh: FaceMesh;
+  triangles: number[];
+}
+
+/** A 640×480 scene of the one face in `photo`, placed and meshed, ready for `frameOf`. */
+export async function makeFaceScene(photo: Uint8Array): Promise<FaceScene> {
+  const rgba = sceneFromPhoto(photo, (await analyzeFace(photo, { multipleFaces: "largest" })).box);
+  const placed = await analyzeFace(encodeFrame(rgba), { multipleFaces: "largest" });
+  const { human } = await loadFaceEngine();
+  return placeScene(rgba, placed.box, placed.mesh, human.faceTriangulation);
 }
 
 // MediaPipe face-mesh indexes used to place the simulated motions
@@ -52,16 +73,24 @@ export function sceneFromPhoto(photo: Uint8Array, face: Box): Buffer {
 }
 
 /** Where the simulated motions act, from the face mesh of the scene's first frame. */
-export function placeScene(rgba: Buffer, box: Box, mesh: FaceMesh): FaceScene {
+export function placeScene(rgba: Buffer, box: Box, mesh: FaceMesh, triangles: number[]): FaceScene {
   const boxOf = (indexes: number[]): Box => {
     const xs = indexes.map((i) => mesh[i][0]);
     const ys = indexes.map((i) => mesh[i][1]);
     return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
   };
-  return { rgba, face: box, landmarks: { nose: { x: mesh[NOSE_TIP][0], y: mesh[NOSE_TIP][1] }, leftEye: boxOf(EYE_IMAGE_LEFT), rightEye: boxOf(EYE_IMAGE_RIGHT), mouth: boxOf(MOUTH) } };
+  return { rgba, face: box, landmarks: { nose: { x: mesh[NOSE_TIP][0], y: mesh[NOSE_TIP][1] }, leftEye: boxOf(EYE_IMAGE_LEFT), rightEye: boxOf(EYE_IMAGE_RIGHT), mouth: boxOf(MOUTH) }, mesh, triangles };
 }
 
-export type Motion = "still" | "warped-turn-left" | "warped-turn-right" | "turn-left" | "turn-right" | "look-up" | "blink" | "smile" | "move-closer";
+export type Motion =
+  | "still"
+  | "warped-turn-left"
+  | "warped-turn-right"
+  | "shifted-warped-turn-left"
+  | "shifted-warped-turn-right"
+  | "nose-warped-turn-left"
+  | "nose-warped-turn-right"
+  | "turn-left" | "turn-right" | "look-up" | "blink" | "smile" | "move-closer";
 
 /**
  * The picture at `progress` (0 = start pose, 1 = full movement) of `motion`. Attacks ("still",
@@ -82,21 +111,29 @@ export function frameOf(scene: FaceScene, motion: Motion, progress: number, opti
       rgba = slideInside(scene.rgba, face, sign * (-0.1 + 0.3 * progress) * face.width, 0, { rx: face.width / 2, ry: face.height * 0.65, falloff: "cos2" });
       break;
     }
+    case "shifted-warped-turn-left":
+    case "shifted-warped-turn-right": {
+      // the issue's fake done thoroughly: the whole picture shifted as the head would move, the middle warped further
+      const sign = motion === "shifted-warped-turn-left" ? 1 : -1;
+      const moved = transform(scene.rgba, { dx: sign * 0.12 * progress * face.width, dy: 0, scale: 1, angle: 0 });
+      rgba = slideInside(moved, shifted(face, sign * 0.12 * progress * face.width, 0), sign * 0.2 * progress * face.width, 0, { rx: face.width / 2, ry: face.height * 0.6, falloff: "cos2" });
+      break;
+    }
+    case "nose-warped-turn-left":
+    case "nose-warped-turn-right": {
+      // a local edit: the nose and the middle of the face slide, the cheeks and outline stay
+      const sign = motion === "nose-warped-turn-left" ? 1 : -1;
+      rgba = slideInside(scene.rgba, { x: landmarks.nose.x - face.width * 0.2, y: landmarks.nose.y - face.width * 0.25, width: face.width * 0.4, height: face.width * 0.5 }, sign * 0.2 * progress * face.width, 0, { rx: face.width * 0.28, ry: face.width * 0.35, falloff: "cos2" });
+      break;
+    }
     case "turn-left":
-    case "turn-right": {
-      // the whole head turns about the neck: outline and hair move too, the nose (closest to the camera) most
-      const sign = motion === "turn-left" ? 1 : -1;
-      const head = { ...face, x: face.x - face.width * 0.15, y: face.y - face.height * 0.35, width: face.width * 1.3, height: face.height * 1.6 };
-      const whole = slideInside(scene.rgba, head, sign * 0.12 * progress * face.width, 0, { rx: head.width / 2, ry: head.height / 2, falloff: "plateau" });
-      rgba = slideInside(whole, shifted(face, sign * 0.12 * progress * face.width, 0), sign * 0.2 * progress * face.width, 0, { rx: face.width / 2, ry: face.height * 0.6, falloff: "cos2" });
+    case "turn-right":
+      // a rigid head turn of 25° about the neck (the signer's own left: the nose towards image right, unmirrored)
+      rgba = progress === 0 ? scene.rgba : renderRotatedFace(scene.rgba, FRAME, scene.mesh, scene.triangles, { yaw: (motion === "turn-left" ? 1 : -1) * TURN_RADIANS * progress, pitch: 0 });
       break;
-    }
-    case "look-up": {
-      const head = { ...face, x: face.x - face.width * 0.15, y: face.y - face.height * 0.35, width: face.width * 1.3, height: face.height * 1.6 };
-      const whole = slideInside(scene.rgba, head, 0, -0.08 * progress * face.height, { rx: head.width / 2, ry: head.height / 2, falloff: "plateau" });
-      rgba = slideInside(whole, shifted(face, 0, -0.08 * progress * face.height), 0, -0.14 * progress * face.height, { rx: face.width * 0.45, ry: face.height * 0.55, falloff: "cos2" });
+    case "look-up":
+      rgba = progress === 0 ? scene.rgba : renderRotatedFace(scene.rgba, FRAME, scene.mesh, scene.triangles, { yaw: 0, pitch: LOOK_UP_RADIANS * progress });
       break;
-    }
     case "blink":
       rgba = closeEyes(scene.rgba, [landmarks.leftEye, landmarks.rightEye], Math.min(1, progress * 1.5));
       break;
@@ -107,7 +144,7 @@ export function frameOf(scene: FaceScene, motion: Motion, progress: number, opti
       rgba = transform(scene.rgba, { dx: 0, dy: 0, scale: 1 + 0.3 * progress, angle: 0, centre: { x: face.x + face.width / 2, y: face.y + face.height / 2 } });
       break;
   }
-  const live = !motion.startsWith("warped") && motion !== "still";
+  const live = !motion.includes("warped") && motion !== "still";
   const sigma = options.noise ?? (live ? 3 : 0);
   return sigma > 0 ? addNoise(rgba, sigma, options.seed ?? Math.round(progress * 1000) + motion.length) : rgba;
 }
