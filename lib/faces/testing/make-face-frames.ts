@@ -90,7 +90,12 @@ export type Motion =
   | "shifted-warped-turn-right"
   | "nose-warped-turn-left"
   | "nose-warped-turn-right"
-  | "turn-left" | "turn-right" | "look-up" | "blink" | "smile" | "move-closer";
+  | "turn-left"
+  | "turn-right"
+  | "look-up"
+  | "blink"
+  | "smile"
+  | "move-closer";
 
 /**
  * The picture at `progress` (0 = start pose, 1 = full movement) of `motion`. Attacks ("still",
@@ -108,7 +113,7 @@ export function frameOf(scene: FaceScene, motion: Motion, progress: number, opti
     case "warped-turn-right": {
       // the issue's fake: the middle of the face slides sideways, its outline stays put
       const sign = motion === "warped-turn-left" ? 1 : -1;
-      rgba = slideInside(scene.rgba, face, sign * (-0.1 + 0.3 * progress) * face.width, 0, { rx: face.width / 2, ry: face.height * 0.65, falloff: "cos2" });
+      rgba = slideInside(scene.rgba, face, sign * (-0.1 + 0.3 * progress) * face.width, 0, { rx: face.width / 2, ry: face.height * 0.65 });
       break;
     }
     case "shifted-warped-turn-left":
@@ -116,14 +121,14 @@ export function frameOf(scene: FaceScene, motion: Motion, progress: number, opti
       // the issue's fake done thoroughly: the whole picture shifted as the head would move, the middle warped further
       const sign = motion === "shifted-warped-turn-left" ? 1 : -1;
       const moved = transform(scene.rgba, { dx: sign * 0.12 * progress * face.width, dy: 0, scale: 1, angle: 0 });
-      rgba = slideInside(moved, shifted(face, sign * 0.12 * progress * face.width, 0), sign * 0.2 * progress * face.width, 0, { rx: face.width / 2, ry: face.height * 0.6, falloff: "cos2" });
+      rgba = slideInside(moved, shifted(face, sign * 0.12 * progress * face.width, 0), sign * 0.2 * progress * face.width, 0, { rx: face.width / 2, ry: face.height * 0.6 });
       break;
     }
     case "nose-warped-turn-left":
     case "nose-warped-turn-right": {
       // a local edit: the nose and the middle of the face slide, the cheeks and outline stay
       const sign = motion === "nose-warped-turn-left" ? 1 : -1;
-      rgba = slideInside(scene.rgba, { x: landmarks.nose.x - face.width * 0.2, y: landmarks.nose.y - face.width * 0.25, width: face.width * 0.4, height: face.width * 0.5 }, sign * 0.2 * progress * face.width, 0, { rx: face.width * 0.28, ry: face.width * 0.35, falloff: "cos2" });
+      rgba = slideInside(scene.rgba, { x: landmarks.nose.x - face.width * 0.2, y: landmarks.nose.y - face.width * 0.25, width: face.width * 0.4, height: face.width * 0.5 }, sign * 0.2 * progress * face.width, 0, { rx: face.width * 0.28, ry: face.width * 0.35 });
       break;
     }
     case "turn-left":
@@ -157,8 +162,8 @@ function shifted(box: Box, dx: number, dy: number): Box {
   return { ...box, x: box.x + dx, y: box.y + dy };
 }
 
-/** Moves the content inside an ellipse around `region`'s centre by (dx, dy), fading to nothing at its edge. */
-function slideInside(rgba: Buffer, region: Box, dx: number, dy: number, shape: { rx: number; ry: number; falloff: "cos2" | "plateau" }): Buffer {
+/** Moves the content inside an ellipse around `region`'s centre by (dx, dy), fading (cos²) to nothing at its edge. */
+function slideInside(rgba: Buffer, region: Box, dx: number, dy: number, shape: { rx: number; ry: number }): Buffer {
   const out = Buffer.from(rgba);
   const cx = region.x + region.width / 2;
   const cy = region.y + region.height / 2;
@@ -167,10 +172,7 @@ function slideInside(rgba: Buffer, region: Box, dx: number, dy: number, shape: {
       const u = (x - cx) / shape.rx;
       const v = (y - cy) / shape.ry;
       if (Math.abs(u) >= 1 || Math.abs(v) >= 1) continue;
-      const g =
-        shape.falloff === "cos2"
-          ? Math.cos((Math.PI / 2) * u) ** 2 * Math.cos((Math.PI / 2) * v) ** 2
-          : Math.min(1, 2.5 * (1 - Math.hypot(u, v))) * (Math.hypot(u, v) < 1 ? 1 : 0);
+      const g = Math.cos((Math.PI / 2) * u) ** 2 * Math.cos((Math.PI / 2) * v) ** 2;
       if (g <= 0) continue;
       sampleRgba(rgba, x - dx * g, y - dy * g, out, (y * FRAME_WIDTH + x) * 4);
     }
