@@ -208,7 +208,7 @@ function widenMouth(rgba: Buffer, mouth: Box, amount: number): Buffer {
   const cy = mouth.y + mouth.height / 2;
   const rx = mouth.width * 1.1;
   const ry = Math.max(mouth.height, mouth.width * 0.35) * 1.4;
-  const stretch = 1 + 0.3 * amount;
+  const stretch = 1 + 0.6 * amount;
   for (let y = Math.floor(cy - ry); y <= cy + ry; y++) {
     for (let x = Math.floor(cx - rx); x <= cx + rx; x++) {
       const u = (x - cx) / rx;
