@@ -36,6 +36,9 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; attempts
   const [attemptsLeft, setAttemptsLeft] = useState(props.attemptsLeft);
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [idDocument, setIdDocument] = useState<Blob | null>(null);
+  // the chosen photo is shrunk before use, which takes a moment on a slow phone: a tap on "Activar
+  // cámara" meanwhile waits for it instead of saying no photo was chosen
+  const idDocumentPending = useRef<Promise<Blob | null>>(Promise.resolve(null));
 
   const stopCamera = useCallback(() => {
     streamRef.current?.getTracks().forEach((track) => track.stop());
@@ -49,7 +52,7 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; attempts
   }, [phase]);
 
   async function startCamera() {
-    if (props.needsIdDocument && !idDocument) return setFeedback({ tone: "error", text: t("facial.idDocument.required") });
+    if (props.needsIdDocument && !(idDocument ?? (await idDocumentPending.current))) return setFeedback({ tone: "error", text: t("facial.idDocument.required") });
     setFeedback(null);
     setPhase("starting");
     try {
@@ -95,7 +98,8 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; attempts
     const body = new FormData();
     body.append("ticket", ticket.ticket);
     frames.forEach((frame, i) => body.append("frame", frame, `frame-${i}.jpg`));
-    if (idDocument) body.append("idDocument", idDocument, "id-document.jpg");
+    const reference = idDocument ?? (await idDocumentPending.current);
+    if (reference) body.append("idDocument", reference, "id-document.jpg");
     const answer = await callSignerApi(`${props.api}/facial`, { method: "POST", body });
     const result = answer.body as { status?: string; reason?: string; attemptsLeft?: number };
     if (answer.ok && result.status === "passed") {
@@ -111,6 +115,7 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; attempts
     if (answer.ok && result.status === "retry" && result.reason?.startsWith("id_document")) {
       // the ID photo is what to redo: back to where it is chosen, the camera off meanwhile
       stopCamera();
+      idDocumentPending.current = Promise.resolve(null);
       setIdDocument(null);
       setPhase("intro");
       return setFeedback({ tone: "error", text: t(`facial.retry.${result.reason}` as SignerMessageKey), detail: t("facial.notCounted") });
@@ -174,12 +179,21 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; attempts
                     aria-describedby="id-document-hint"
                     onChange={async (event) => {
                       const file = event.target.files?.[0];
-                      setIdDocument(file ? await shrinkPhoto(file) : null);
+                      const pending = file ? shrinkPhoto(file) : Promise.resolve(null);
+                      idDocumentPending.current = pending;
+                      setIdDocument(null);
+                      const photo = await pending;
+                      if (idDocumentPending.current === pending) setIdDocument(photo);
                     }}
                   />
                   <p id="id-document-hint" className="hint">
                     {t("facial.idDocument.hint")}
                   </p>
+                  {idDocument && (
+                    <p className="notice" data-testid="id-document-ready">
+                      {t("facial.idDocument.ready")}
+                    </p>
+                  )}
                 </div>
               )}
             </>

@@ -81,6 +81,7 @@ export const signerMessagesEn: Record<keyof typeof signerMessagesEs, string> = {
   "facial.idDocument": "Photo of the front of your ID document",
   "facial.idDocument.hint": "Take a sharp photo of the side with your picture, without glare.",
   "facial.idDocument.required": "First take or choose the photo of your document.",
+  "facial.idDocument.ready": "Document photo ready. Now turn on the camera.",
   "facial.start": "Turn on camera",
   "facial.starting": "Opening camera…",
   "facial.preview": "Your camera view",

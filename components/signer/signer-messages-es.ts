@@ -83,6 +83,7 @@ export const signerMessagesEs = {
   "facial.idDocument": "Foto del frente de su documento de identidad",
   "facial.idDocument.hint": "Tome una foto nítida del lado con su fotografía, sin reflejos.",
   "facial.idDocument.required": "Primero tome o elija la foto de su documento.",
+  "facial.idDocument.ready": "Foto del documento lista. Ahora active la cámara.",
   "facial.start": "Activar cámara",
   "facial.starting": "Abriendo cámara…",
   "facial.preview": "Vista de su cámara",

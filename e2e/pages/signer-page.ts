@@ -43,6 +43,7 @@ export class SignerPage {
   /** Chooses the photo of the ID document (a PNG/JPEG file's bytes). */
   async chooseIdDocument(bytes: Uint8Array) {
     await this.page.getByLabel("Foto del frente de su documento de identidad").setInputFiles({ name: "dni.jpg", mimeType: "image/jpeg", buffer: Buffer.from(bytes) });
+    await expect(this.page.getByTestId("id-document-ready")).toBeVisible();
   }
 
   async startCamera() {
