@@ -4,6 +4,7 @@ import { decodeImage } from "../decode-image";
 import { loadFaceEngine } from "../load-face-engine";
 import type { FaceMesh } from "../measure-head-motion";
 import { renderRotatedFace } from "./rotate-face";
+import { samplePixel } from "./sample-pixel";
 
 /**
  * Test and benchmark support: camera frames made from ONE still photo, for liveness checks.
@@ -62,11 +63,12 @@ export function sceneFromPhoto(photo: Uint8Array, face: Box): Buffer {
   const cy = (face.y + face.height / 2) * k;
   const scale = (face.width * k) / (0.42 * FRAME_WIDTH);
   const out = Buffer.alloc(FRAME_WIDTH * FRAME_HEIGHT * 4);
+  const source = { data: image.data, width: image.width, height: image.height, channels: 3 as const };
   for (let y = 0; y < FRAME_HEIGHT; y++) {
     for (let x = 0; x < FRAME_WIDTH; x++) {
       const sx = cx + (x - FRAME_WIDTH / 2) * scale;
       const sy = cy + (y - FRAME_HEIGHT * 0.46) * scale;
-      sampleRgb(image.data, image.width, image.height, sx, sy, out, (y * FRAME_WIDTH + x) * 4);
+      samplePixel(source, sx, sy, out, (y * FRAME_WIDTH + x) * 4);
     }
   }
   return out;
@@ -165,6 +167,7 @@ function shifted(box: Box, dx: number, dy: number): Box {
 /** Moves the content inside an ellipse around `region`'s centre by (dx, dy), fading (cos²) to nothing at its edge. */
 function slideInside(rgba: Buffer, region: Box, dx: number, dy: number, shape: { rx: number; ry: number }): Buffer {
   const out = Buffer.from(rgba);
+  const source = { data: rgba, ...FRAME, channels: 4 as const };
   const cx = region.x + region.width / 2;
   const cy = region.y + region.height / 2;
   for (let y = 0; y < FRAME_HEIGHT; y++) {
@@ -174,7 +177,7 @@ function slideInside(rgba: Buffer, region: Box, dx: number, dy: number, shape: {
       if (Math.abs(u) >= 1 || Math.abs(v) >= 1) continue;
       const g = Math.cos((Math.PI / 2) * u) ** 2 * Math.cos((Math.PI / 2) * v) ** 2;
       if (g <= 0) continue;
-      sampleRgba(rgba, x - dx * g, y - dy * g, out, (y * FRAME_WIDTH + x) * 4);
+      samplePixel(source, x - dx * g, y - dy * g, out, (y * FRAME_WIDTH + x) * 4);
     }
   }
   return out;
@@ -183,6 +186,7 @@ function slideInside(rgba: Buffer, region: Box, dx: number, dy: number, shape: {
 /** Upper eyelid drawn down over each eye: every eye pixel takes the skin above it, progressively. */
 function closeEyes(rgba: Buffer, eyes: Box[], amount: number): Buffer {
   const out = Buffer.from(rgba);
+  const source = { data: rgba, ...FRAME, channels: 4 as const };
   for (const eye of eyes) {
     const cx = eye.x + eye.width / 2;
     const cy = eye.y + eye.height / 2;
@@ -194,7 +198,7 @@ function closeEyes(rgba: Buffer, eyes: Box[], amount: number): Buffer {
         const v = (y - cy) / ry;
         if (u * u + v * v >= 1 || x < 0 || y < 0 || x >= FRAME_WIDTH || y >= FRAME_HEIGHT) continue;
         const g = amount * (1 - (u * u + v * v)) ** 0.5;
-        sampleRgba(rgba, x, y - g * ry * 1.4, out, (y * FRAME_WIDTH + x) * 4);
+        samplePixel(source, x, y - g * ry * 1.4, out, (y * FRAME_WIDTH + x) * 4);
       }
     }
   }
@@ -204,6 +208,7 @@ function closeEyes(rgba: Buffer, eyes: Box[], amount: number): Buffer {
 /** Mouth corners pulled outwards and up, as in a smile. */
 function widenMouth(rgba: Buffer, mouth: Box, amount: number): Buffer {
   const out = Buffer.from(rgba);
+  const source = { data: rgba, ...FRAME, channels: 4 as const };
   const cx = mouth.x + mouth.width / 2;
   const cy = mouth.y + mouth.height / 2;
   const rx = mouth.width * 1.1;
@@ -217,7 +222,7 @@ function widenMouth(rgba: Buffer, mouth: Box, amount: number): Buffer {
       const g = (1 - (u * u + v * v)) ** 1.5;
       const sx = cx + (x - cx) / (1 + (stretch - 1) * g);
       const sy = y + amount * g * Math.abs(u) * mouth.width * 0.12;
-      sampleRgba(rgba, sx, sy, out, (y * FRAME_WIDTH + x) * 4);
+      samplePixel(source, sx, sy, out, (y * FRAME_WIDTH + x) * 4);
     }
   }
   return out;
@@ -226,6 +231,7 @@ function widenMouth(rgba: Buffer, mouth: Box, amount: number): Buffer {
 /** Whole picture moved, scaled (about `centre`) and rotated: a print or phone held in front of the camera. */
 function transform(rgba: Buffer, t: { dx: number; dy: number; scale: number; angle: number; centre?: Point }): Buffer {
   const out = Buffer.alloc(rgba.length);
+  const source = { data: rgba, ...FRAME, channels: 4 as const };
   const c = t.centre ?? { x: FRAME_WIDTH / 2, y: FRAME_HEIGHT / 2 };
   const cos = Math.cos(-t.angle) / t.scale;
   const sin = Math.sin(-t.angle) / t.scale;
@@ -233,7 +239,7 @@ function transform(rgba: Buffer, t: { dx: number; dy: number; scale: number; ang
     for (let x = 0; x < FRAME_WIDTH; x++) {
       const px = x - c.x - t.dx;
       const py = y - c.y - t.dy;
-      sampleRgba(rgba, c.x + px * cos - py * sin, c.y + px * sin + py * cos, out, (y * FRAME_WIDTH + x) * 4);
+      samplePixel(source, c.x + px * cos - py * sin, c.y + px * sin + py * cos, out, (y * FRAME_WIDTH + x) * 4);
     }
   }
   return out;
@@ -254,32 +260,4 @@ function addNoise(rgba: Buffer, sigma: number, seed: number): Buffer {
     for (let c = 0; c < 3; c++) out[i + c] = Math.max(0, Math.min(255, Math.round(out[i + c] + n)));
   }
   return out;
-}
-
-function sampleRgba(src: Buffer, sx: number, sy: number, out: Buffer, at: number): void {
-  const x = Math.max(0, Math.min(FRAME_WIDTH - 1.001, sx));
-  const y = Math.max(0, Math.min(FRAME_HEIGHT - 1.001, sy));
-  const x0 = Math.floor(x);
-  const y0 = Math.floor(y);
-  const fx = x - x0;
-  const fy = y - y0;
-  for (let c = 0; c < 3; c++) {
-    const p = (yy: number, xx: number) => src[(yy * FRAME_WIDTH + xx) * 4 + c];
-    out[at + c] = Math.round(p(y0, x0) * (1 - fx) * (1 - fy) + p(y0, x0 + 1) * fx * (1 - fy) + p(y0 + 1, x0) * (1 - fx) * fy + p(y0 + 1, x0 + 1) * fx * fy);
-  }
-  out[at + 3] = 255;
-}
-
-function sampleRgb(src: Uint8Array, width: number, height: number, sx: number, sy: number, out: Buffer, at: number): void {
-  const x = Math.max(0, Math.min(width - 1.001, sx));
-  const y = Math.max(0, Math.min(height - 1.001, sy));
-  const x0 = Math.floor(x);
-  const y0 = Math.floor(y);
-  const fx = x - x0;
-  const fy = y - y0;
-  for (let c = 0; c < 3; c++) {
-    const p = (yy: number, xx: number) => src[(yy * width + xx) * 3 + c];
-    out[at + c] = Math.round(p(y0, x0) * (1 - fx) * (1 - fy) + p(y0, x0 + 1) * fx * (1 - fy) + p(y0 + 1, x0) * (1 - fx) * fy + p(y0 + 1, x0 + 1) * fx * fy);
-  }
-  out[at + 3] = 255;
 }

@@ -1,4 +1,5 @@
 import type { FaceMesh } from "../measure-head-motion";
+import { samplePixel } from "./sample-pixel";
 
 /**
  * Test and benchmark support: a head turn or nod rendered in 3-D from one photo. The face mesh of
@@ -48,6 +49,7 @@ export function renderRotatedFace(rgba: Buffer, size: { width: number; height: n
   const { width, height } = size;
   const moved = rotateMesh(mesh, rotation);
   const out = Buffer.from(rgba);
+  const source = { data: rgba, ...size, channels: 4 as const };
   const depth = new Float32Array(width * height).fill(Infinity);
   for (let t = 0; t + 2 < triangles.length; t += 3) {
     const [i, j, k] = [triangles[t], triangles[t + 1], triangles[t + 2]];
@@ -74,23 +76,9 @@ export function renderRotatedFace(rgba: Buffer, size: { width: number; height: n
         depth[at] = z;
         const sx = wa * mesh[i][0] + wb * mesh[j][0] + wc * mesh[k][0];
         const sy = wa * mesh[i][1] + wb * mesh[j][1] + wc * mesh[k][1];
-        sampleInto(rgba, size, sx - 0.5, sy - 0.5, out, at * 4);
+        samplePixel(source, sx - 0.5, sy - 0.5, out, at * 4);
       }
     }
   }
   return out;
-}
-
-function sampleInto(src: Buffer, size: { width: number; height: number }, sx: number, sy: number, out: Buffer, at: number): void {
-  const x = Math.max(0, Math.min(size.width - 1.001, sx));
-  const y = Math.max(0, Math.min(size.height - 1.001, sy));
-  const x0 = Math.floor(x);
-  const y0 = Math.floor(y);
-  const fx = x - x0;
-  const fy = y - y0;
-  for (let c = 0; c < 3; c++) {
-    const p = (yy: number, xx: number) => src[(yy * size.width + xx) * 4 + c];
-    out[at + c] = Math.round(p(y0, x0) * (1 - fx) * (1 - fy) + p(y0, x0 + 1) * fx * (1 - fy) + p(y0 + 1, x0) * (1 - fx) * fy + p(y0 + 1, x0 + 1) * fx * fy);
-  }
-  out[at + 3] = 255;
 }
