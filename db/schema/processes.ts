@@ -1,4 +1,5 @@
 import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { SignerIdentity } from "@/lib/identity-assurance/identity-level";
 import { apiCredentials, organizations } from "./organizations";
 
 export const processStatuses = ["pending", "approval_pending", "signed", "rejected", "expired"] as const;
@@ -14,7 +15,7 @@ export type StampPositions = Record<string, Record<string, StampSlot>>;
 export type SignerContact = { type: "email" | "whatsapp"; value: string; tz: string; notified: boolean };
 export type SignerPinfo = { given_name: string; family_name: string };
 export type FacialCheck = { result: boolean; msg: string; id: string; expire: number; selfie: string };
-export type SignData = { signAction?: string; facial?: FacialCheck; date?: number; result?: string };
+export type SignData = { signAction?: string; facial?: FacialCheck; date?: number; result?: string; identity?: SignerIdentity };
 
 /** A signature process (folio). The id is `<32 hex>:<16 hex>` like the original service's. */
 export const processes = pgTable(
@@ -103,6 +104,8 @@ export const processSigners = pgTable(
     failedIdAttempts: integer("failed_id_attempts").notNull().default(0),
     facialAttempts: integer("facial_attempts").notNull().default(0),
     identityVerifiedAt: timestamp("identity_verified_at", { withTimezone: true }),
+    /** How strongly this signer was identified (lib/identity-assurance); null until a level is proven. */
+    identity: jsonb("identity").$type<SignerIdentity | null>(),
     lockedAt: timestamp("locked_at", { withTimezone: true }),
     signedAt: timestamp("signed_at", { withTimezone: true }),
   },

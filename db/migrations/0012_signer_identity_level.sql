@@ -1,0 +1,1 @@
+ALTER TABLE "process_signers" ADD COLUMN "identity" jsonb;
