@@ -5,10 +5,14 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { ensureDebianPackages } from "./check-debian-packages.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 process.env.NEXT_TELEMETRY_DISABLED = "1";
+
+// before any build: a machine missing a prerequisite learns it in seconds, not after minutes of building
+if (!ensureDebianPackages()) process.exit(1);
 
 function hasPostgres() {
   if (fs.existsSync("/usr/lib/postgresql")) {
