@@ -14,6 +14,7 @@ import { findOrganizationByDomain } from "@/lib/organizations/find-organization"
 import { createStaffUser } from "@/lib/organizations/create-staff-user";
 import { createCredential } from "@/lib/credentials/create-credential";
 import type { Db } from "@/db/client";
+import { backup, restore, BackupError } from "./admin-backup";
 
 const usage = `usage: npm run admin -- <command>
   org:create --domain D --owner-email E --owner-password P [--name N]
@@ -23,7 +24,9 @@ const usage = `usage: npm run admin -- <command>
   org:private-callbacks D on|off     allow (or refuse again) callbacks to private-network receivers; audited
   org:time-zone D ZONE               IANA zone for dashboard dates and filters (default America/Lima)
   user:create --org D --email E --password P --role owner|admin|operator|viewer
-  credential:create --org D --clientname C --secret S --role admin|operator|viewer`;
+  credential:create --org D --clientname C --secret S --role admin|operator|viewer
+  backup FILE [--url URL]            archive of the embedded database, blobs and secret key, made by the running server (default URL http://127.0.0.1:$PORT)
+  restore FILE --data-dir DIR        unpack a backup into an empty directory, then start a server with DATA_DIR=DIR`;
 
 const options = {
   domain: { type: "string" },
@@ -36,6 +39,8 @@ const options = {
   role: { type: "string" },
   clientname: { type: "string" },
   secret: { type: "string" },
+  url: { type: "string" },
+  "data-dir": { type: "string" },
 } as const;
 
 type Values = { [K in keyof typeof options]?: string };
@@ -99,8 +104,20 @@ function required(value: string | undefined, name: string): string {
 
 class UsageError extends Error {}
 
+// commands that never open the database themselves: a backup asks the server that owns it
+const channelCommands: Record<string, (values: Values, positionals: string[]) => Promise<string>> = {
+  backup: (v, p) => backup(required(p[0], "FILE"), v.url),
+  restore: (v, p) => restore(required(p[0], "FILE"), v["data-dir"]),
+};
+
 async function main() {
   const [command, ...rest] = process.argv.slice(2);
+  const channel = command ? channelCommands[command] : undefined;
+  if (channel) {
+    const { values, positionals } = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+    console.log(await channel(values, positionals));
+    return 0;
+  }
   const run = command ? commands[command] : undefined;
   if (!run) {
     console.error(command ? `unknown command: ${command}\n${usage}` : usage);
@@ -122,7 +139,7 @@ main()
   .catch((error) => {
     if (error instanceof ZodError) {
       console.error(`error: ${error.issues.map((i) => `${i.path.join(".") || "value"}: ${i.message}`).join("; ")}`);
-    } else if (isAppError(error) || error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof UsageError) {
+    } else if (isAppError(error) || error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof UsageError || error instanceof BackupError) {
       console.error(`error: ${error.message}`);
     } else if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) {
       console.error(`error: ${error.message}\n${usage}`);
