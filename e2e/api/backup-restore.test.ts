@@ -9,7 +9,7 @@ import { verifyAuditChain } from "@/lib/audit/verify-audit-chain";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
 import { login, processApi, signer, waitFor } from "../fixtures/process-api-client";
 import { signerHttp } from "../fixtures/signer-http-flow";
-import { runAdminCli } from "../fixtures/run-admin-cli";
+import { runAdminCli, runAdminCliAsync } from "../fixtures/run-admin-cli";
 import { validatePdf } from "../fixtures/independent-validators";
 
 // The embedded database only: on PostgreSQL the README says pg_dump plus the blob store.
@@ -66,10 +66,17 @@ describe.skipIf(!embedded)("backup of the running embedded server, restore into 
 
     // the server keeps answering while it writes the archive
     const archive = path.join(scratch, "firmaviva.tar.gz");
-    const during = Array.from({ length: 5 }, () => api.list({ process_id: id }).then((r) => r.status));
-    const made = runAdminCli(["backup", archive, "--url", original.baseUrl], { dataDir: original.dataDir });
+    const backingUp = runAdminCliAsync(["backup", archive, "--url", original.baseUrl], { dataDir: original.dataDir });
+    let answeredDuring = 0;
+    let stillRunning = true;
+    void backingUp.finally(() => (stillRunning = false));
+    while (stillRunning) {
+      expect((await api.list({ process_id: id })).status).toBe(200);
+      if (stillRunning) answeredDuring++;
+    }
+    const made = await backingUp;
     expect(made.code, made.stderr).toBe(0);
-    expect(await Promise.all(during)).toEqual([200, 200, 200, 200, 200]);
+    expect(answeredDuring).toBeGreaterThan(0);
     expect(made.stdout).toContain("backup written to");
     expect(fs.readdirSync(original.dataDir).filter((f) => f.startsWith("backup-")), "snapshot left behind").toEqual([]);
 
