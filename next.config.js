@@ -22,6 +22,8 @@ const nextConfig = {
     "jpeg-js",
     "pngjs",
     "fxa-common-password-list",
+    "pino",
+    "prom-client",
   ],
   experimental: {
     // Uploads are parsed by our own streaming multipart parser with its own limits (lib/http/parse-multipart.ts).

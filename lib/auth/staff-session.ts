@@ -6,6 +6,7 @@ import { recordStaffLogin } from "@/lib/audit/record-staff-login";
 import { authenticateStaff } from "./authenticate-staff";
 import { RateLimitedError, clientAddress } from "./throttle-logins";
 import { openStaffSession } from "./staff-sessions";
+import { logError } from "@/lib/runtime/log";
 
 const ZLogin = z.object({ email: z.string().trim().min(1), password: z.string().min(1) });
 
@@ -34,7 +35,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async () => {
       // A wrong password is an expected outcome, not a server error worth a stack trace.
       error(error: Error) {
         if (error.name === "CredentialsSignin" || (error as { type?: string }).type === "CredentialsSignin") return;
-        console.error(JSON.stringify({ level: "error", time: new Date().toISOString(), message: "auth error", error: error.message }));
+        logError("auth error", new Error(error.message));
       },
     },
     providers: [

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { loginThrottles } from "@/db/schema";
+import { metrics } from "@/lib/metrics/metrics";
 import { AppError } from "@/lib/errors";
 
 /** Attempts without delay per account, and per client address (which may hide many people). */
@@ -50,8 +51,12 @@ export async function throttleLogin<T>(input: { account: string; address: string
   const addressKey = `address:${input.address}`;
   const waits = [await claim(accountKey, FREE_ATTEMPTS.account, db), await claim(addressKey, FREE_ATTEMPTS.address, db)];
   const wait = Math.max(0, ...waits.filter((w): w is number => w !== undefined));
-  if (wait > 0) throw new RateLimitedError(wait);
+  if (wait > 0) {
+    metrics().loginAttempts.inc({ outcome: "throttled" });
+    throw new RateLimitedError(wait);
+  }
   const result = await check();
+  metrics().loginAttempts.inc({ outcome: result === null ? "failed" : "succeeded" });
   if (result !== null) {
     // a success clears its account, and gives its address back the attempt (an office behind one
     // address logs in all day; only failures should count against it)

@@ -67,6 +67,8 @@ export const ZEnv = z.object({
   S3_FORCE_PATH_STYLE: z.preprocess(emptyAsUndefined, z.enum(["true", "false"]).optional()),
   S3_PREFIX: z.preprocess(emptyAsUndefined, z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/, "must be a key prefix such as firmaviva/prod").optional()),
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(["debug", "info", "warn", "error"]).default("info")),
+  // bearer token of GET /api/metrics; unset, the endpoint does not exist (404)
+  METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().regex(/^[\x21-\x7e]{24,256}$/, "must be 24 to 256 printable characters without spaces (use `openssl rand -hex 32`)").optional()),
 });
 
 export type Env = z.infer<typeof ZEnv>;

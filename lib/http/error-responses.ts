@@ -1,5 +1,6 @@
 import { BUSY_RETRY_AFTER_SECONDS, isAppError, type AppError, type ErrorCode } from "@/lib/errors";
 import { logError } from "@/lib/runtime/log";
+import { currentRequestId } from "@/lib/runtime/request-context";
 
 /** `stamp-v3-token` is the v3 token endpoint, whose every failure is `{error}` (decision 4). */
 export type ApiFamily = "stamp" | "stamp-v3-token" | "process" | "json";
@@ -68,7 +69,9 @@ export function errorResponse(error: unknown, family: ApiFamily): Response {
   if (family === "stamp-v3-token") {
     return Response.json({ error: code === "INVALID_CREDENTIALS" ? "invalid_credentials" : specific }, { status, headers: retry });
   }
-  return Response.json({ success: false, message: specific, ...(family === "json" && appError?.field ? { field: appError.field } : {}) }, { status, headers: retry });
+  // the stamp API's body is fixed by its contract ({success, message}): there the id is in X-Request-Id only
+  const ours = family === "json" ? { ...(appError?.field ? { field: appError.field } : {}), requestId: currentRequestId() } : {};
+  return Response.json({ success: false, message: specific, ...ours }, { status, headers: retry });
 }
 
 // Header values must be ISO-8859-1; keep the detail readable while never breaking the response.

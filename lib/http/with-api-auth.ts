@@ -7,11 +7,18 @@ import { AppError } from "@/lib/errors";
 import { errorResponse, type ApiFamily } from "./error-responses";
 import { readAuthorization } from "./parse-input";
 import { recordStages, requestTimingEnabled, serverTimingHeader, timed } from "@/lib/runtime/request-timing";
+import { requestIdOf, runWithRequestContext } from "@/lib/runtime/request-context";
+import { metrics, routeLabel } from "@/lib/metrics/metrics";
+import { logInfo } from "@/lib/runtime/log";
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 type Handler<Caller> = (request: Request, context: { caller: Caller; services: Services; params: Record<string, string | string[]> }) => Promise<Response>;
 
-/** Public endpoints of an API family (token endpoints, TSA): error mapping only. */
+/**
+ * Public endpoints of an API family (token endpoints, TSA): error mapping only. Every request (and
+ * every other wrapper, which builds on this one) gets its id: in the context of its log lines, in
+ * the `X-Request-Id` of its answer, and its duration in the metrics.
+ */
 export function withPublic(family: ApiFamily, handler: Handler<null>) {
   const respond = async (request: Request, route?: RouteContext) => {
     try {
@@ -21,11 +28,22 @@ export function withPublic(family: ApiFamily, handler: Handler<null>) {
       return errorResponse(error, family);
     }
   };
-  return async (request: Request, route?: RouteContext) => {
+  const measured = async (request: Request, route?: RouteContext) => {
     if (!requestTimingEnabled()) return respond(request, route);
     // profiling (SERVER_TIMING=1): the stages of this request in a Server-Timing header
     const { result, stages, totalMs } = await recordStages(() => respond(request, route));
     return withHeader(result, "server-timing", serverTimingHeader(stages, totalMs));
+  };
+  return async (request: Request, route?: RouteContext) => {
+    const requestId = requestIdOf(request);
+    const started = performance.now();
+    const response = await runWithRequestContext({ requestId }, () => measured(request, route));
+    const seconds = (performance.now() - started) / 1000;
+    // the route with ids and tokens blanked (a signer link's token is a credential), never the query
+    const labels = { route: routeLabel(new URL(request.url).pathname), method: request.method, status: String(response.status) };
+    metrics().httpDuration.observe(labels, seconds);
+    runWithRequestContext({ requestId }, () => logInfo("request", { ...labels, ms: Math.round(seconds * 1000) }));
+    return withHeader(response, "x-request-id", requestId);
   };
 }
 

@@ -5,6 +5,7 @@ import { PdfError } from "@/lib/pdf/errors";
 import type { CpuTaskInput, CpuTaskName, CpuTaskOutput } from "./cpu-tasks";
 import { deserializeError, serializeError, type SerializedError } from "./task-errors";
 import { addStages, isRecording, type StageTimings } from "./request-timing";
+import { metrics } from "@/lib/metrics/metrics";
 
 export type CpuPoolOptions = {
   /** Worker threads (default: one per core). */
@@ -13,6 +14,8 @@ export type CpuPoolOptions = {
   maxQueue?: number;
   /** A task running longer is stopped: its worker is terminated and replaced. */
   taskTimeoutMs?: number;
+  /** The pool's name in metrics (cpu, face). */
+  name?: string;
   /** Heap limit of each worker; a task that needs more gets PDF_TOO_COMPLEX, the server lives on. */
   maxHeapMb?: number;
 };
@@ -56,8 +59,10 @@ export class CpuPool {
   private readonly maxQueue: number;
   private readonly taskTimeoutMs: number;
   private readonly maxHeapMb: number;
+  readonly name: string;
 
   constructor(options: CpuPoolOptions = {}) {
+    this.name = options.name ?? "cpu";
     this.size = Math.max(1, options.size ?? availableParallelism());
     this.maxQueue = options.maxQueue ?? 32;
     this.taskTimeoutMs = options.taskTimeoutMs ?? 60_000;
@@ -68,11 +73,16 @@ export class CpuPool {
   async run<N extends CpuTaskName>(task: N, input: CpuTaskInput<N>, calls: MainThreadCalls = {}, transfer: ArrayBuffer[] = []): Promise<CpuTaskOutput<N>> {
     if (this.queue.length >= this.maxQueue) throw new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos.");
     const timing = isRecording();
-    const started = timing ? performance.now() : 0;
+    const started = performance.now();
+    const observe = (outcome: "ok" | "error") => metrics().poolTaskDuration.observe({ pool: this.name, task, outcome }, (performance.now() - started) / 1000);
     const done = await new Promise<{ output: unknown; timing?: TaskTiming }>((resolve, reject) => {
       this.queue.push({ id: this.nextId++, task, input, calls, timing, transfer, resolve, reject });
       this.dispatch();
+    }).catch((error: unknown) => {
+      observe("error");
+      throw error;
     });
+    observe("ok");
     if (done.timing) {
       // the worker's own stages, plus what waiting, copying and messaging cost ("pool")
       const elapsed = performance.now() - started;
@@ -81,6 +91,20 @@ export class CpuPool {
       addStages({ ...done.timing.stages, pool: (done.timing.stages.pool ?? 0) + pool }, measured + pool);
     }
     return done.output as CpuTaskOutput<N>;
+  }
+
+  /** Tasks waiting for a worker. */
+  get queueLength(): number {
+    return this.queue.length;
+  }
+
+  /** Whether any worker was started (the face pool starts on the first facial check). */
+  get started(): boolean {
+    return this.slots.length > 0;
+  }
+
+  get busyWorkers(): number {
+    return this.slots.filter((slot) => slot.job).length;
   }
 
   /** Terminates every worker (tests, shutdown); queued tasks are refused. */
@@ -191,6 +215,7 @@ const POOL = Symbol.for("firmaviva.cpu-pool");
 export function cpuPool(): CpuPool {
   const holder = globalThis as { [POOL]?: CpuPool };
   holder[POOL] ??= new CpuPool({
+    name: "cpu",
     size: numberFromEnv("CPU_WORKERS"),
     maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"),
     taskTimeoutMs: numberFromEnv("CPU_TASK_TIMEOUT_MS"),
@@ -206,7 +231,7 @@ const FACE_POOL = Symbol.for("firmaviva.face-pool");
  */
 export function facePool(): CpuPool {
   const holder = globalThis as { [FACE_POOL]?: CpuPool };
-  holder[FACE_POOL] ??= new CpuPool({ size: 1, maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"), taskTimeoutMs: 120_000, maxHeapMb: 1024 });
+  holder[FACE_POOL] ??= new CpuPool({ name: "face", size: 1, maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"), taskTimeoutMs: 120_000, maxHeapMb: 1024 });
   return holder[FACE_POOL];
 }
 

@@ -40,6 +40,8 @@ export const cpuTasks = {
   // on the face pool only (one worker): the models are loaded once, in that worker
   "judge-facial-try": (input: Parameters<typeof judgeFacialTry>[0]) => judgeFacialTry(input),
   "import-pkcs12": (input: { bytes: Uint8Array; password: string }) => importPkcs12(input.bytes, input.password),
+  // readiness (/api/health/ready): a worker answers
+  ping: () => "pong",
   // never reached from a route: the pool's tests and the bench prove its time and memory limits with them
   "diagnose-spin": (input: { ms: number }) => {
     const until = Date.now() + input.ms;

@@ -1,13 +1,39 @@
-/** Structured one-line logs on stdout/stderr; enough for a container runtime to collect. */
+import pino, { type Logger } from "pino";
+import { currentRequestId } from "./request-context";
+
+const LOGGER = Symbol.for("firmaviva.logger");
+
+/**
+ * Structured JSON lines on stdout through pino, at LOG_LEVEL. Every line written while a request
+ * is served carries its `requestId` (the one sent back as X-Request-Id), so an integrator's report
+ * leads to the log lines. One logger per process (globalThis), whatever bundle imports it.
+ */
+export function logger(): Logger {
+  const holder = globalThis as { [LOGGER]?: Logger };
+  holder[LOGGER] ??= pino({
+    level: (process.env.LOG_LEVEL ?? "info").toLowerCase(),
+    base: { pid: process.pid },
+    messageKey: "message",
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    mixin: () => {
+      const requestId = currentRequestId();
+      return requestId ? { requestId } : {};
+    },
+  });
+  return holder[LOGGER];
+}
+
 export function logInfo(message: string, fields: Record<string, unknown> = {}) {
-  console.log(JSON.stringify({ level: "info", time: new Date().toISOString(), message, ...fields }));
+  logger().info(fields, message);
 }
 
 export function logWarn(message: string, fields: Record<string, unknown> = {}) {
-  console.warn(JSON.stringify({ level: "warn", time: new Date().toISOString(), message, ...fields }));
+  logger().warn(fields, message);
 }
 
+/** An error's message and stack, never the objects it may hold (a request, a key, a document). */
 export function logError(message: string, error?: unknown, fields: Record<string, unknown> = {}) {
-  const detail = error instanceof Error ? { error: error.message, stack: error.stack } : { error };
-  console.error(JSON.stringify({ level: "error", time: new Date().toISOString(), message, ...detail, ...fields }));
+  const detail = error instanceof Error ? { error: error.message, stack: error.stack } : { error: String(error) };
+  logger().error({ ...detail, ...fields }, message);
 }

@@ -11,6 +11,7 @@ import { flowOf } from "./nationality-flows";
 import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
 import { claimFacialAttempt, recordFacialResult, releaseFacialAttempt, type FacialEvaluation } from "./record-facial-result";
 import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
+import { metrics } from "@/lib/metrics/metrics";
 import { SignerFlowError } from "./signer-flow-error";
 
 /** Why a check could not be made; the try is not counted and the page says what to change. */
@@ -38,10 +39,15 @@ export type FacialCheckOutcome =
  * printed number). The selfie (and ID photo) are stored encrypted; the result is recorded (3 tries,
  * then locked).
  */
-export async function runFacialCheck(
-  input: { token: string; signerId: string; ticket: string; frames: Uint8Array[]; idDocument?: Uint8Array; client?: SignerClient },
-  services: Services,
-): Promise<FacialCheckOutcome> {
+export async function runFacialCheck(input: FacialTryInput, services: Services): Promise<FacialCheckOutcome> {
+  const outcome = await judgeAndRecordFacialTry(input, services);
+  metrics().facialTries.inc({ outcome: outcome.status });
+  return outcome;
+}
+
+type FacialTryInput = { token: string; signerId: string; ticket: string; frames: Uint8Array[]; idDocument?: Uint8Array; client?: SignerClient };
+
+async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services): Promise<FacialCheckOutcome> {
   const started = performance.now();
   const { db, blobs, config } = services;
   const context = await resolveSigningLink(input.token, db);

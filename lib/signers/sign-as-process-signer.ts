@@ -16,6 +16,7 @@ import { prepareSignerSignature } from "./prepare-signer-signature";
 import { completeSignerSignature, type SignedDocument } from "./complete-signer-signature";
 import type { SignerClient } from "./describe-signer-client";
 import { flowOf } from "./nationality-flows";
+import { metrics } from "@/lib/metrics/metrics";
 import { assertEveryPageShown } from "./record-pages-shown";
 
 /**
@@ -110,8 +111,11 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
     });
   }
   // records the signature; the last one concludes the process and queues its callback, in one transaction
-  return timed("database", () => completeSignerSignature(
+  const completed = await timed("database", () => completeSignerSignature(
     { token: input.token, signerId: input.signerId, signedDocuments, signAction: "sign", client: input.client, padesLevel: plan.isLastSigner ? padesLevel : undefined },
     db,
   ));
+  // only the last signer's file is measured; earlier signatures are counted as unmeasured
+  metrics().signatures.inc({ kind: "process", pades_level: plan.isLastSigner ? (padesLevel ?? "none") : "unmeasured" }, signedDocuments.length);
+  return completed;
 }

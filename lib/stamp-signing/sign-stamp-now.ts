@@ -10,6 +10,7 @@ import type { PadesLevel } from "@/lib/verification/verification-report";
 import { cpuPool } from "@/lib/runtime/cpu-pool";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import { timed } from "@/lib/runtime/request-timing";
+import { metrics } from "@/lib/metrics/metrics";
 import type { SignPdfFields } from "./schemas";
 
 export type SignNowJob = {
@@ -101,5 +102,6 @@ export async function signStampNow(
     await blobs.delete(outputKey);
     throw new AppError("CONFLICT", "La transacción ya fue resuelta por otro intento", "tx_token");
   }
+  metrics().signatures.inc({ kind: "stamp", pades_level: padesLevel ?? "none" });
   return { pdf: result.pdf, padesLevel, revocationUnavailable: unavailable };
 }

@@ -6,6 +6,7 @@ import type { Services } from "@/lib/runtime/services";
 import { SIGNER_SESSION_COOKIE, issueSignerSession, readSignerSession, signerSessionCookies } from "@/lib/signers/signer-session";
 import { SignerFlowError } from "@/lib/signers/signer-flow-error";
 import { describeSignerClient, type SignerClient } from "@/lib/signers/describe-signer-client";
+import { currentRequestId } from "@/lib/runtime/request-context";
 
 type Context = {
   token: string;
@@ -32,7 +33,7 @@ export function withSignerLink(options: { session: "required" | "optional" }, ha
     const session = readSignerSession(services.config.secretKey, token, cookie);
     try {
       if (options.session === "required" && !session) {
-        return Response.json({ success: false, reason: "session_expired", message: "Su sesión de firma venció; vuelva a abrir el enlace." }, { status: 401 });
+        return Response.json({ success: false, reason: "session_expired", message: "Su sesión de firma venció; vuelva a abrir el enlace.", requestId: currentRequestId() }, { status: 401 });
       }
       const secure = services.config.publicUrl.startsWith("https:");
       const sessionCookies = (signerId: string) => signerSessionCookies(issueSignerSession(services.config.secretKey, token, signerId), token, secure);
@@ -41,7 +42,7 @@ export function withSignerLink(options: { session: "required" | "optional" }, ha
       if (error instanceof SignerFlowError || error instanceof FaceError) {
         const reason = error instanceof SignerFlowError ? error.reason : error.reason.toLowerCase();
         const attemptsLeft = error instanceof SignerFlowError ? error.attemptsLeft : undefined;
-        return Response.json({ success: false, reason, message: error.message, attemptsLeft }, { status: statusOf(error.code, "json"), headers: { "cache-control": "no-store" } });
+        return Response.json({ success: false, reason, message: error.message, attemptsLeft, requestId: currentRequestId() }, { status: statusOf(error.code, "json"), headers: { "cache-control": "no-store" } });
       }
       if (isAppError(error)) return errorResponse(error, "json");
       throw error;

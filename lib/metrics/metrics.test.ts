@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { metrics, routeLabel } from "./metrics";
+import { isMetricsToken } from "./is-metrics-token";
+import { requestIdOf, currentRequestId, runWithRequestContext } from "@/lib/runtime/request-context";
+
+describe("route labels keep ids and tokens out of the metrics", () => {
+  it.each([
+    ["/api/v3/signPDF", "/api/v3/signPDF"],
+    ["/api/signer/Yp3kQ9x_2ZrT8mWq1vLc/sign", "/api/signer/:id/sign"],
+    ["/api/documents/0b8f7e4c-1a2b-4c3d-9e8f-0123456789ab/download", "/api/documents/:id/download"],
+    ["/api/selfies/12345678", "/api/selfies/:id"],
+    ["/api/pki/ca.pem", "/api/pki/ca.pem"],
+    ["/api/signer/abcdefghijklmnopqrstuvwxyzabcdefgh", "/api/signer/:id"],
+  ])("%s -> %s", (path, label) => expect(routeLabel(path)).toBe(label));
+});
+
+describe("metrics registry", () => {
+  it("is one per process, shared by every importer", async () => {
+    expect(metrics()).toBe(metrics());
+    metrics().signatures.inc({ kind: "stamp", pades_level: "B-LTA" });
+    expect(await metrics().registry.metrics()).toMatch(/firmaviva_signatures_total\{kind="stamp",pades_level="B-LTA"\} [1-9]/);
+  });
+
+  it("accepts only the exact METRICS_TOKEN", () => {
+    const token = "m".repeat(40);
+    expect(isMetricsToken(token, token)).toBe(true);
+    for (const wrong of [null, "", "m".repeat(39), "m".repeat(41), "n" + "m".repeat(39)]) expect(isMetricsToken(wrong, token)).toBe(false);
+  });
+});
+
+describe("request ids", () => {
+  const withHeader = (value?: string) => new Request("http://x/api/health", { headers: value === undefined ? {} : { "x-request-id": value } });
+  it("keeps a sane incoming id", () => {
+    expect(requestIdOf(withHeader("abc-DEF_123"))).toBe("abc-DEF_123");
+    expect(requestIdOf(withHeader("a".repeat(64)))).toBe("a".repeat(64));
+  });
+  it.each([["a".repeat(65)], ["has space"], ["ünicode"], ["a;b"], [""], ["../etc"]])("replaces %j with a new one", (offered) => {
+    const id = requestIdOf(withHeader(offered));
+    expect(id).not.toBe(offered);
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+  it("is visible to code running for the request, and only there", async () => {
+    expect(currentRequestId()).toBeUndefined();
+    const seen = await runWithRequestContext({ requestId: "r-1" }, async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return currentRequestId();
+    });
+    expect(seen).toBe("r-1");
+    expect(currentRequestId()).toBeUndefined();
+  });
+});

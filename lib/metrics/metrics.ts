@@ -1,0 +1,73 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "firmaviva_" });
+  const registers = [registry];
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: "firmaviva_http_request_duration_seconds",
+      help: "API request durations, by route (ids and tokens replaced by :id), method and status",
+      labelNames: ["route", "method", "status"] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
+    }),
+    signatures: new Counter({
+      name: "firmaviva_signatures_total",
+      help: "PDF signatures made, by kind (stamp, process) and PAdES level reached (unmeasured: a process signer before the last)",
+      labelNames: ["kind", "pades_level"] as const,
+      registers,
+    }),
+    timeStampTokens: new Counter({ name: "firmaviva_time_stamp_tokens_total", help: "Time-stamp tokens issued by the built-in TSA", registers }),
+    outboxJobs: new Gauge({ name: "firmaviva_outbox_jobs", help: "Outbox rows by status (pending, running, dead) at scrape time", labelNames: ["status"] as const, registers }),
+    outboxOldestAge: new Gauge({ name: "firmaviva_outbox_oldest_pending_age_seconds", help: "Age of the oldest due pending or running outbox job (0 when none)", registers }),
+    poolQueue: new Gauge({ name: "firmaviva_pool_queue_length", help: "Tasks waiting for a worker, by pool (cpu, face)", labelNames: ["pool"] as const, registers }),
+    poolBusy: new Gauge({ name: "firmaviva_pool_busy_workers", help: "Workers running a task, by pool", labelNames: ["pool"] as const, registers }),
+    poolTaskDuration: new Histogram({
+      name: "firmaviva_pool_task_duration_seconds",
+      help: "Worker-pool task durations from queueing to answer, by pool, task kind and outcome (ok, error)",
+      labelNames: ["pool", "task", "outcome"] as const,
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120],
+      registers,
+    }),
+    loginAttempts: new Counter({
+      name: "firmaviva_login_attempts_total",
+      help: "Password logins under the throttle, by outcome (succeeded, failed, throttled)",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+    facialTries: new Counter({
+      name: "firmaviva_facial_tries_total",
+      help: "Facial checks of signers, by outcome (passed, failed, locked, retry)",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+const METRICS = Symbol.for("firmaviva.metrics");
+
+/**
+ * The process-wide registry. Next.js bundles each route apart, so it lives on globalThis like the
+ * services; a second registry would report only what its own bundle counted. Worker threads have
+ * their own globalThis: their work is counted by the main thread that hands it to them.
+ */
+export function metrics(): Metrics {
+  const holder = globalThis as { [METRICS]?: Metrics };
+  holder[METRICS] ??= createMetrics();
+  return holder[METRICS];
+}
+
+const PLAIN_SEGMENT = /^(?:[A-Za-z][A-Za-z_.-]{0,31}|v\d{1,2})$/;
+
+/** A route label of bounded variety: path segments that carry ids, tokens or numbers become `:id`. */
+export function routeLabel(pathname: string): string {
+  return pathname
+    .split("/")
+    .map((segment, i) => (i === 0 || PLAIN_SEGMENT.test(segment) ? segment : ":id"))
+    .join("/")
+    .slice(0, 120);
+}
