@@ -38,14 +38,14 @@ afterAll(async () => {
 
 describe("request ids", () => {
   it("a sane incoming X-Request-Id comes back and is on the request's log line; anything else is replaced", async () => {
-    const kept = await fetch(`${server.baseUrl}/api/health/ready`, { headers: { "x-request-id": "integrator-trace-0042" } });
+    const kept = await fetch(`${server.baseUrl}/api/health/live`, { headers: { "x-request-id": "integrator-trace-0042" } });
     expect(kept.headers.get("x-request-id")).toBe("integrator-trace-0042");
     for (const offered of ["x".repeat(65), "two words", "id;drop"]) {
-      const answer = await fetch(`${server.baseUrl}/api/health/ready`, { headers: { "x-request-id": offered } });
+      const answer = await fetch(`${server.baseUrl}/api/health/live`, { headers: { "x-request-id": offered } });
       expect(answer.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     }
     const line = await waitForLogLine((entry) => entry.requestId === "integrator-trace-0042");
-    expect(line).toMatchObject({ level: "info", message: "request", route: "/api/health/ready", status: "200" });
+    expect(line).toMatchObject({ level: "info", message: "request", route: "/api/health/live", status: "200" });
   });
 
   it("every error answer carries it: stamp API (header; its body is fixed), process API (header), our JSON (header and body)", async () => {
@@ -71,7 +71,7 @@ describe("health", () => {
   it("live and ready answer; /api/health keeps its answer", async () => {
     expect(await (await fetch(`${server.baseUrl}/api/health/live`)).json()).toEqual({ status: "ok" });
     const ready = await fetch(`${server.baseUrl}/api/health/ready`);
-    expect(ready.status).toBe(200);
+    expect(ready.status, await ready.clone().text()).toBe(200);
     expect(await ready.json()).toEqual({ status: "ok", checks: { database: "ok", blobs: "ok", cpuWorkers: "ok", faceWorkers: "idle" } });
     expect(await (await fetch(`${server.baseUrl}/api/health`)).json()).toEqual({ status: "ok", database: "ok" });
   });

@@ -34,10 +34,18 @@ export function withPublic(family: ApiFamily, handler: Handler<null>) {
     const { result, stages, totalMs } = await recordStages(() => respond(request, route));
     return withHeader(result, "server-timing", serverTimingHeader(stages, totalMs));
   };
-  return async (request: Request, route?: RouteContext) => {
+  return withRequestContext(measured);
+}
+
+/**
+ * The request's id (X-Request-Id, in every log line written for it), its access log line and its
+ * duration in the metrics. withPublic, and so every API wrapper, runs inside it.
+ */
+export function withRequestContext<R>(handler: (request: Request, route?: R) => Promise<Response> | Response) {
+  return async (request: Request, route?: R) => {
     const requestId = requestIdOf(request);
     const started = performance.now();
-    const response = await runWithRequestContext({ requestId }, () => measured(request, route));
+    const response = await runWithRequestContext({ requestId }, () => handler(request, route));
     const seconds = (performance.now() - started) / 1000;
     // the route with ids and tokens blanked (a signer link's token is a credential), never the query
     const labels = { route: routeLabel(new URL(request.url).pathname), method: request.method, status: String(response.status) };

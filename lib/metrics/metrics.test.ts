@@ -11,6 +11,12 @@ describe("route labels keep ids and tokens out of the metrics", () => {
     ["/api/selfies/12345678", "/api/selfies/:id"],
     ["/api/pki/ca.pem", "/api/pki/ca.pem"],
     ["/api/signer/abcdefghijklmnopqrstuvwxyzabcdefgh", "/api/signer/:id"],
+    // a token that happens to be all letters is still a parameter by its position
+    ["/api/signer/no-such-link/sign", "/api/signer/:id/sign"],
+    ["/api/signer/AbCdEf/documents/GhIjKl", "/api/signer/:id/documents/:id"],
+    ["/api/dashboard/processes", "/api/dashboard/processes"],
+    ["/api/dashboard/processes/abc/evidence", "/api/dashboard/processes/:id/evidence"],
+    ["/api/pki/crl/issuing.crl", "/api/pki/crl/:id"],
   ])("%s -> %s", (path, label) => expect(routeLabel(path)).toBe(label));
 });
 

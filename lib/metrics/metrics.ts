@@ -61,13 +61,23 @@ export function metrics(): Metrics {
   return holder[METRICS];
 }
 
+// the segment after one of these is a route parameter (app/api/**/[id], [token], [file]...)
+const PARAMETER_AFTER = new Set(["signer", "documents", "selfies", "registry-photos", "processes", "crl"]);
 const PLAIN_SEGMENT = /^(?:[A-Za-z][A-Za-z_.-]{0,31}|v\d{1,2})$/;
 
-/** A route label of bounded variety: path segments that carry ids, tokens or numbers become `:id`. */
+/**
+ * A route label of bounded variety, without credentials: route parameters (a signer link's token,
+ * document and signer ids, CRL file names) and anything that does not look like a fixed path word
+ * become `:id`. The position decides, not the look, since a token may happen to be all letters.
+ */
 export function routeLabel(pathname: string): string {
-  return pathname
-    .split("/")
-    .map((segment, i) => (i === 0 || PLAIN_SEGMENT.test(segment) ? segment : ":id"))
+  const segments = pathname.split("/");
+  return segments
+    .map((segment, i) => {
+      if (i === 0) return segment;
+      const parameter = PARAMETER_AFTER.has(segments[i - 1]) && !(i >= 2 && PARAMETER_AFTER.has(segments[i - 2]));
+      return parameter || !PLAIN_SEGMENT.test(segment) ? ":id" : segment;
+    })
     .join("/")
     .slice(0, 120);
 }

@@ -6,12 +6,12 @@ import type { CpuPool } from "./cpu-pool";
 type CheckResult = "ok" | "idle" | "failed" | "timeout";
 export type Readiness = { status: "ok" | "error"; checks: { database: CheckResult; blobs: CheckResult; cpuWorkers: CheckResult; faceWorkers: CheckResult } };
 
-const CHECK_LIMIT_MS = 5_000;
+const CHECK_LIMIT_MS = 10_000;
 
 /**
  * Whether this instance can serve: the database answers a query, the blob store answers a read,
  * and a worker of each pool answers a task. The face pool is "idle" until its first facial check
- * (it loads its models then), which does not make the instance unready. Each check has 5 s.
+ * (it loads its models then), which does not make the instance unready. Each check has 10 s (a worker's first boot on a busy machine takes a few).
  */
 export async function checkReadiness(deps: {
   db: Pick<Db, "execute">;
