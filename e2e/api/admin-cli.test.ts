@@ -66,7 +66,7 @@ describe("admin CLI", () => {
       body: JSON.stringify({ username: "acme.pe", clientname: "api@acme.pe", password: "Api-Secret-1" }),
     });
     expect(login.status).toBe(200);
-  });
+  }, 600_000);
 
   // each CLI run opens the database afresh (seconds on a busy machine): a generous limit of its own
   it("switches private-network callbacks and the time zone, each change audited", async () => {
