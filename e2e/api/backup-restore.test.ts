@@ -9,10 +9,12 @@ import { verifyAuditChain } from "@/lib/audit/verify-audit-chain";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
 import { login, processApi, signer, waitFor } from "../fixtures/process-api-client";
 import { signerHttp } from "../fixtures/signer-http-flow";
-import { runAdminCli, runAdminCliAsync } from "../fixtures/run-admin-cli";
+import { runAdminCliAsync } from "../fixtures/run-admin-cli";
 import { validatePdf } from "../fixtures/independent-validators";
 
 // The embedded database only: on PostgreSQL the README says pg_dump plus the blob store.
+// The CLI runs without blocking this process: a blocked event loop cannot see the server close an idle
+// kept-alive socket, and the next fetch would pick that dead socket ("other side closed").
 const embedded = process.env.TEST_DATABASE !== "postgres";
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "fv-backup-"));
 let original: TestServer;
@@ -39,15 +41,15 @@ describe.skipIf(!embedded)("backup of the running embedded server, restore into 
     fs.writeFileSync(path.join(occupied, "keep.txt"), "x");
     const anyFile = path.join(scratch, "not-a-backup.tar.gz");
     fs.writeFileSync(anyFile, "no es un respaldo");
-    const overExisting = runAdminCli(["restore", anyFile, "--data-dir", occupied], { dataDir: occupied });
+    const overExisting = await runAdminCliAsync(["restore", anyFile, "--data-dir", occupied], { dataDir: occupied });
     expect(overExisting.code).toBe(1);
     expect(overExisting.stderr).toContain("is not empty");
     const empty = path.join(scratch, "empty");
-    const damaged = runAdminCli(["restore", anyFile, "--data-dir", empty], { dataDir: empty });
+    const damaged = await runAdminCliAsync(["restore", anyFile, "--data-dir", empty], { dataDir: empty });
     expect(damaged.code).toBe(1);
     expect(damaged.stderr).toContain("the archive cannot be read");
     expect(fs.readdirSync(empty)).toEqual([]);
-    const missingDir = runAdminCli(["restore", anyFile], { dataDir: empty });
+    const missingDir = await runAdminCliAsync(["restore", anyFile], { dataDir: empty });
     expect(missingDir.stderr).toContain("--data-dir");
   });
 
@@ -81,7 +83,7 @@ describe.skipIf(!embedded)("backup of the running embedded server, restore into 
     expect(fs.readdirSync(original.dataDir).filter((f) => f.startsWith("backup-")), "snapshot left behind").toEqual([]);
 
     const dataDir = path.join(scratch, "restored");
-    const unpacked = runAdminCli(["restore", archive, "--data-dir", dataDir], { dataDir });
+    const unpacked = await runAdminCliAsync(["restore", archive, "--data-dir", dataDir], { dataDir });
     expect(unpacked.code, unpacked.stderr).toBe(0);
     expect(unpacked.stdout).toMatch(/1 organization\(s\), [1-9]\d* blob file\(s\); the secret key came along/);
     expect(fs.readFileSync(path.join(dataDir, "secret.key"))).toEqual(fs.readFileSync(path.join(original.dataDir, "secret.key")));
@@ -123,7 +125,7 @@ describe.skipIf(!embedded)("backup of the running embedded server, restore into 
 
 describe.skipIf(embedded)("backup with DATABASE_URL", () => {
   it("points to pg_dump instead", async () => {
-    const refused = runAdminCli(["backup", path.join(scratch, "x.tar.gz"), "--url", original.baseUrl], { dataDir: original.dataDir, databaseUrl: original.databaseUrl });
+    const refused = await runAdminCliAsync(["backup", path.join(scratch, "x.tar.gz"), "--url", original.baseUrl], { dataDir: original.dataDir, databaseUrl: original.databaseUrl });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("pg_dump");
   });
