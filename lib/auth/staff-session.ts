@@ -4,7 +4,8 @@ import { z } from "zod";
 import { getServices } from "@/lib/runtime/services";
 import { recordStaffLogin } from "@/lib/audit/record-staff-login";
 import { authenticateStaff } from "./authenticate-staff";
-import { RateLimitedError, clientAddress } from "./throttle-logins";
+import { clientAddress } from "@/lib/http/client-address";
+import { RateLimitedError } from "./throttle-logins";
 import { openStaffSession } from "./staff-sessions";
 
 const ZLogin = z.object({ email: z.string().trim().min(1), password: z.string().min(1) });
@@ -45,7 +46,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async () => {
           if (!parsed.success) throw new InvalidLogin();
           let identity;
           try {
-            identity = await authenticateStaff(parsed.data.email, parsed.data.password, db, clientAddress(request));
+            identity = await authenticateStaff(parsed.data.email, parsed.data.password, db, clientAddress(request, config.trustedProxies));
           } catch (error) {
             if (error instanceof RateLimitedError) throw new TooManyLogins();
             throw error;

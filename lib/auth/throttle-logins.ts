@@ -64,12 +64,6 @@ export async function throttleLogin<T>(input: { account: string; address: string
   return result;
 }
 
-/** The client address as the nearest proxy (or Next itself) appended it to X-Forwarded-For. */
-export function clientAddress(request: Request | { headers: Headers }): string {
-  const forwarded = request.headers.get("x-forwarded-for");
-  return forwarded?.split(",").pop()?.trim().slice(0, 64) || "unknown";
-}
-
 /** Deletes the rows of keys with no attempt in the last window and no block still running. */
 export async function forgetQuietLoginThrottles(db: Db): Promise<void> {
   await db
