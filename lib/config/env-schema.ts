@@ -39,6 +39,8 @@ export const ZEnv = z.object({
   ),
   ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().default("admin@demo.local")),
   ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(12, "must be at least 12 characters").optional()),
+  // secret of the first start's admin process-API credential (generated and printed once when unset)
+  ADMIN_API_SECRET: z.preprocess(emptyAsUndefined, z.string().min(16, "must be at least 16 characters").optional()),
   // read by the worker pool itself (lib/runtime/cpu-pool.ts); validated here so a typo stops the start
   CPU_WORKERS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).optional()),
   CPU_QUEUE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
@@ -82,6 +84,9 @@ export const ZEnv = z.object({
         }
       }),
   ),
+}).refine((env) => !env.ADMIN_API_SECRET || env.ADMIN_API_SECRET !== env.ADMIN_PASSWORD, {
+  path: ["ADMIN_API_SECRET"],
+  message: "must differ from ADMIN_PASSWORD (a password change must not leave the credential open)",
 });
 
 export type Env = z.infer<typeof ZEnv>;
