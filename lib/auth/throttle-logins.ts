@@ -1,10 +1,14 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { loginThrottles } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 
-/** Attempts without delay per account, and per client address (which may hide many people). */
-export const FREE_ATTEMPTS = { account: 5, address: 30 } as const;
+/**
+ * Attempts without delay for one account from one address, and for one address over all accounts
+ * (which may hide many people); failures one account may take from everywhere before every address
+ * waits (NIST SP 800-63B: at most 100 consecutive failures).
+ */
+export const FREE_ATTEMPTS = { accountFromAddress: 5, address: 30, account: 100 } as const;
 const MAX_BLOCK_SECONDS = 15 * 60;
 const WINDOW_SECONDS = 60 * 60;
 
@@ -41,27 +45,66 @@ async function claim(key: string, free: number, db: Db): Promise<number | undefi
   return Math.max(1, Math.ceil(((row?.blockedUntil?.getTime() ?? Date.now()) - Date.now()) / 1000));
 }
 
+/** Seconds until `key`'s block ends, or undefined when it is not blocked. */
+async function blockOf(key: string, db: Db): Promise<number | undefined> {
+  const [row] = await db.select({ blockedUntil: loginThrottles.blockedUntil }).from(loginThrottles).where(eq(loginThrottles.key, key));
+  const left = (row?.blockedUntil?.getTime() ?? 0) - Date.now();
+  return left > 0 ? Math.ceil(left / 1000) : undefined;
+}
+
+/** Counts one failure against `key`, blocking as a claim does once it passes `free`, even while blocked. */
+async function recordFailure(key: string, free: number, db: Db): Promise<void> {
+  const stale = sql`${loginThrottles.windowStartedAt} < now() - make_interval(secs => ${WINDOW_SECONDS})`;
+  const next = sql`(case when ${stale} then 1 else ${loginThrottles.attempts} + 1 end)`;
+  await db
+    .insert(loginThrottles)
+    .values({ key, attempts: 1 })
+    .onConflictDoUpdate({
+      target: loginThrottles.key,
+      set: {
+        attempts: next,
+        windowStartedAt: sql`case when ${stale} then now() else ${loginThrottles.windowStartedAt} end`,
+        blockedUntil: sql`case when ${next} >= ${free} then now() + make_interval(secs => least(${MAX_BLOCK_SECONDS}, power(2, ${next} - ${free})::int)) else ${loginThrottles.blockedUntil} end`,
+      },
+    });
+}
+
+const accountKeyOf = (account: string) => `account:${account.trim().toLowerCase()}`;
+
 /**
- * Runs a password check under the throttle of its account and of the client's address (ASVS 2.2.1:
- * far fewer than 100 failures an hour per account). A success clears the account's count.
+ * Runs a password check under three throttles (ASVS 2.2.1, NIST SP 800-63B 5.2.2):
+ * - the account from this address: claimed before the check, so a parallel burst gets the free
+ *   attempts and no more; a success clears it. A stranger failing elsewhere never blocks it, so the
+ *   right password from an address that has not been failing gets in.
+ * - the address over all accounts (spraying): claimed before the check, and a success gives nothing
+ *   back, so an attacker's own logins cannot buy attempts against others.
+ * - the account's failures from every address: past 100 in an hour every address waits (a guess
+ *   spread over many addresses stays bounded); `npm run admin -- login:unblock` ends it.
  */
 export async function throttleLogin<T>(input: { account: string; address: string }, db: Db, check: () => Promise<T | null>): Promise<T | null> {
-  const accountKey = `account:${input.account.trim().toLowerCase()}`;
+  const accountKey = accountKeyOf(input.account);
+  const pairKey = `${accountKey}|address:${input.address}`;
   const addressKey = `address:${input.address}`;
-  const waits = [await claim(accountKey, FREE_ATTEMPTS.account, db), await claim(addressKey, FREE_ATTEMPTS.address, db)];
-  const wait = Math.max(0, ...waits.filter((w): w is number => w !== undefined));
-  if (wait > 0) throw new RateLimitedError(wait);
+  const wait = (await blockOf(accountKey, db)) ?? (await claim(pairKey, FREE_ATTEMPTS.accountFromAddress, db)) ?? (await claim(addressKey, FREE_ATTEMPTS.address, db));
+  if (wait !== undefined) throw new RateLimitedError(wait);
   const result = await check();
-  if (result !== null) {
-    // a success clears its account, and gives its address back the attempt (an office behind one
-    // address logs in all day; only failures should count against it)
-    await db.delete(loginThrottles).where(eq(loginThrottles.key, accountKey));
-    await db
-      .update(loginThrottles)
-      .set({ attempts: sql`greatest(${loginThrottles.attempts} - 1, 0)`, blockedUntil: sql`case when ${loginThrottles.attempts} - 1 < ${FREE_ATTEMPTS.address} then null else ${loginThrottles.blockedUntil} end` })
-      .where(eq(loginThrottles.key, addressKey));
-  }
+  if (result === null) await recordFailure(accountKey, FREE_ATTEMPTS.account, db);
+  else await db.delete(loginThrottles).where(or(eq(loginThrottles.key, accountKey), eq(loginThrottles.key, pairKey)));
   return result;
+}
+
+/**
+ * Lifts every block of one account (`staff:<e-mail>` or `credential:<domain>/<clientname>`), from
+ * every address; the addresses' own counts stay. Returns how many keys were cleared.
+ */
+export async function unblockLogins(account: string, db: Db): Promise<number> {
+  const accountKey = accountKeyOf(account);
+  const prefix = `${accountKey}|`;
+  const cleared = await db
+    .delete(loginThrottles)
+    .where(or(eq(loginThrottles.key, accountKey), sql`left(${loginThrottles.key}, ${prefix.length}) = ${prefix}`))
+    .returning({ key: loginThrottles.key });
+  return cleared.length;
 }
 
 /** Deletes the rows of keys with no attempt in the last window and no block still running. */
