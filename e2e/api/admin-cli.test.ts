@@ -41,21 +41,26 @@ describe("admin CLI", () => {
   it("reports each command's result and fails clearly on bad input", async () => {
     if (!onPostgres) await server.stop();
     const cli = (...args: string[]) => runAdminCli(args, server);
-    expect(cli("org:create", "--domain", "acme.pe", "--owner-email", "boss@acme.pe", "--owner-password", "Acme-Owner-1")).toMatchObject({
+    const withSecret = (secret: string, ...args: string[]) => runAdminCli(args, server, secret);
+    expect(withSecret("Acme-Owner-1", "org:create", "--domain", "acme.pe", "--owner-email", "boss@acme.pe")).toMatchObject({
       code: 0,
       stdout: "created organization acme.pe with owner boss@acme.pe\n",
     });
-    const duplicate = cli("org:create", "--domain", "acme.pe", "--owner-email", "x@acme.pe", "--owner-password", "Acme-Owner-1");
+    const duplicate = withSecret("Acme-Owner-1", "org:create", "--domain", "acme.pe", "--owner-email", "x@acme.pe");
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toContain("ya existe");
-    const weak = cli("user:create", "--org", "acme.pe", "--email", "v@acme.pe", "--password", "123", "--role", "viewer");
+    const weak = withSecret("123", "user:create", "--org", "acme.pe", "--email", "v@acme.pe", "--role", "viewer");
     expect(weak.code).toBe(1);
     expect(weak.stderr).toContain("al menos 12 caracteres");
-    const unknown = cli("credential:create", "--org", "nobody.pe", "--clientname", "c@acme.pe", "--secret", "Secret-1234", "--role", "admin");
+    const unknown = withSecret("Secret-1234", "credential:create", "--org", "nobody.pe", "--clientname", "c@acme.pe", "--role", "admin");
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("no existe la organización nobody.pe");
-    expect(cli("user:create", "--org", "acme.pe", "--email", "v@acme.pe", "--password", "Viewer-Pass-1", "--role", "viewer").code).toBe(0);
-    expect(cli("credential:create", "--org", "acme.pe", "--clientname", "api@acme.pe", "--secret", "Api-Secret-1", "--role", "operator").code).toBe(0);
+    // a secret among the arguments (visible in ps and shell history) is refused before anything is written
+    const onCommandLine = cli("user:create", "--org", "acme.pe", "--email", "v@acme.pe", "--password", "Viewer-Pass-1", "--role", "viewer");
+    expect(onCommandLine).toMatchObject({ code: 1, stderr: expect.stringContaining("--password is not accepted") });
+    expect(cli("user:create", "--org", "acme.pe", "--email", "v@acme.pe", "--role", "viewer")).toMatchObject({ code: 1, stderr: expect.stringContaining("missing the password") });
+    expect(withSecret("Viewer-Pass-1", "user:create", "--org", "acme.pe", "--email", "v@acme.pe", "--role", "viewer").code).toBe(0);
+    expect(withSecret("Api-Secret-1", "credential:create", "--org", "acme.pe", "--clientname", "api@acme.pe", "--role", "operator").code).toBe(0);
     expect(cli("org:suspend", "acme.pe").stdout).toContain("suspended acme.pe");
     expect(cli("org:list").stdout).toMatch(/acme\.pe\tsuspended\t2 staff/);
     expect(cli("org:reactivate", "acme.pe").code).toBe(0);
@@ -72,7 +77,7 @@ describe("admin CLI", () => {
   it("switches private-network callbacks and the time zone, each change audited", async () => {
     if (!onPostgres) await server.stop();
     const cli = (...args: string[]) => runAdminCli(args, server);
-    expect(cli("org:create", "--domain", "onprem.pe", "--owner-email", "boss@onprem.pe", "--owner-password", "Onprem-Owner-1").code).toBe(0);
+    expect(runAdminCli(["org:create", "--domain", "onprem.pe", "--owner-email", "boss@onprem.pe"], server, "Onprem-Owner-1").code).toBe(0);
     expect(cli("org:private-callbacks", "onprem.pe", "on").stdout).toContain("onprem.pe: callbacks may now go to private-network receivers");
     expect(cli("org:private-callbacks", "onprem.pe", "maybe")).toMatchObject({ code: 1, stderr: expect.stringContaining("on or off") });
     expect(cli("org:private-callbacks", "onprem.pe", "off").stdout).toContain("onprem.pe: callbacks to private-network receivers are refused");
