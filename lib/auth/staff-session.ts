@@ -6,7 +6,7 @@ import { recordStaffLogin } from "@/lib/audit/record-staff-login";
 import { authenticateStaff } from "./authenticate-staff";
 import { clientAddress } from "@/lib/http/client-address";
 import { RateLimitedError } from "./throttle-logins";
-import { openStaffSession } from "./staff-sessions";
+import { openStaffSession, revokeStaffSession } from "./staff-sessions";
 
 const ZLogin = z.object({ email: z.string().trim().min(1), password: z.string().min(1) });
 
@@ -58,6 +58,13 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async () => {
         },
       }),
     ],
+    events: {
+      // next-auth's own POST /api/session/signout ends the server-side session too, not only the cookie
+      async signOut(message) {
+        const sessionId = "token" in message ? message.token?.sid : undefined;
+        if (typeof sessionId === "string") await revokeStaffSession(sessionId, db);
+      },
+    },
     callbacks: {
       jwt({ token, user }) {
         if (user?.id) token.uid = user.id;
