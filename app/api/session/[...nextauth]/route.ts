@@ -10,5 +10,5 @@ export const { GET } = handlers;
 /** next-auth reads whole bodies: it gets this one only once it is known to fit the 1 MB limit (413 past it). */
 export const POST = withPublic("json", async (request) => {
   const body = await readRequestBytes(request, MAX_TEXT_BODY_BYTES);
-  return handlers.POST(new NextRequest(request.url, { method: "POST", headers: request.headers, body }));
+  return handlers.POST(new NextRequest(request.url, { method: "POST", headers: request.headers, body: Buffer.from(body) }));
 });
