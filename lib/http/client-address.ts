@@ -18,11 +18,6 @@ function parseAddress(text: string): Address | undefined {
   return v6.isIPv4MappedAddress() ? v6.toIPv4Address() : v6;
 }
 
-/** The canonical text of a valid IP address, or undefined: the only addresses we store or count. */
-export function normalizeAddress(text: string | null | undefined): string | undefined {
-  return text ? parseAddress(text)?.toString() : undefined;
-}
-
 /**
  * TRUSTED_PROXIES: CIDR ranges (or single addresses) separated by commas or spaces. Throws a
  * message naming the first bad entry.
