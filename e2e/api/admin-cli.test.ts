@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../fixtures/start-test-server";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "../fixtures/start-test-server";
 import { runAdminCli } from "../fixtures/run-admin-cli";
 import { asc, eq } from "drizzle-orm";
 import { openDatabase } from "@/db/client";
-import { auditLog, organizations } from "@/db/schema";
+import { auditLog, loginThrottles, organizations } from "@/db/schema";
 
 const onPostgres = process.env.TEST_DATABASE === "postgres";
 
@@ -96,5 +96,32 @@ describe("admin CLI", () => {
     } finally {
       await database.close();
     }
+  }, 600_000);
+
+  // last: it changes the platform administrator's password
+  it("resets a platform administrator's password (ending their tokens) and lifts an attacker's login block, from the CLI", async () => {
+    const stopped = server.process.exitCode !== null || server.process.signalCode !== null;
+    if (stopped) server = await startTestServer({ dataDir: server.dataDir });
+    const token = async (password: string) =>
+      fetch(`${server.baseUrl}/api/v3/auth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: ADMIN_EMAIL, password }) });
+    const held = (await (await token(ADMIN_PASSWORD)).json()).token as string;
+    const tokenStatus = (bearer: string) => fetch(`${server.baseUrl}/api/v3/getSignedPDF?tx_token=none&binary_resp=0`, { headers: { authorization: `Bearer ${bearer}` } }).then((r) => r.status);
+    expect(await tokenStatus(held)).toBe(404);
+    if (!onPostgres) await server.stop();
+    // an attacker's long block on the account, from everywhere and from this address
+    const database = await openDatabase({ databaseUrl: server.databaseUrl, dataDir: server.dataDir });
+    try {
+      const blockedUntil = new Date(Date.now() + 15 * 60 * 1000);
+      const account = `account:staff:${ADMIN_EMAIL}`;
+      await database.db.insert(loginThrottles).values([{ key: account, attempts: 100, blockedUntil }, { key: `${account}|address:127.0.0.1`, attempts: 9, blockedUntil }]);
+    } finally {
+      await database.close();
+    }
+    expect(runAdminCli(["login:unblock", "--email", ADMIN_EMAIL], server)).toMatchObject({ code: 0, stdout: `unblocked ${ADMIN_EMAIL} (2 blocks lifted)\n` });
+    expect(runAdminCli(["user:reset-password", "--email", ADMIN_EMAIL], server, "Admin-Reset-By-Cli-1")).toMatchObject({ code: 0, stdout: expect.stringContaining(`reset the password of ${ADMIN_EMAIL}`) });
+    if (!onPostgres) server = await startTestServer({ dataDir: server.dataDir });
+    expect(await tokenStatus(held)).toBe(401);
+    expect((await token(ADMIN_PASSWORD)).status).toBe(401);
+    expect((await token("Admin-Reset-By-Cli-1")).status).toBe(200);
   }, 600_000);
 });
