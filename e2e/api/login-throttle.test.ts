@@ -27,12 +27,15 @@ async function untilNotLimited(send: () => Promise<Response>): Promise<Response>
 }
 
 describe("login throttling without a trusted proxy: X-Forwarded-For buys nothing", () => {
-  it("process login: a burst of 30 wrong secrets in parallel, each claiming its own address, evaluates at most the free five", async () => {
+  it("process login: a burst of 30 wrong secrets in parallel, each claiming its own address, evaluates the free five (and one more per block that ran out meanwhile)", async () => {
+    const started = Date.now();
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) => post(direct, "/api/auth/login", { username: ORG_DOMAIN, clientname: ADMIN_EMAIL, password: `nope-${i}` }, `198.51.100.${i}`).then((r) => r.status)),
     );
-    expect(answers.filter((status) => status === 404).length).toBeLessThanOrEqual(5);
-    expect(answers.filter((status) => status === 429).length).toBeGreaterThanOrEqual(25);
+    // blocks last 1, 2, 4… s: on a slow machine a burst may outlast the first ones, never more
+    const blocksRunOut = Math.ceil(Math.log2((Date.now() - started) / 1000 + 1));
+    expect(answers.filter((status) => status === 404).length).toBeLessThanOrEqual(5 + blocksRunOut);
+    expect(answers.filter((status) => status !== 404).every((status) => status === 429)).toBe(true);
   });
 
   it("40 wrong logins on 40 accounts with 40 forged X-Forwarded-For values meet 429 (one real client, one budget)", async () => {
