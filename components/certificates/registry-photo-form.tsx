@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useRef, useState } from "react";
+import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { MAX_REGISTRY_PHOTO_BYTES, ZRegistryPhotoUpload } from "@/lib/registry-photos/schemas";
@@ -19,6 +20,7 @@ type Props = {
 /** Uploads (or replaces) a registry photo with the API's schema: the chosen file's bytes are sniffed here and again on the server (POST /api/dashboard/registry-photos). */
 export function RegistryPhotoForm({ locale, nationalities, person, onSaved }: Props) {
   const t = translatorFor(locale);
+  const router = useRouter();
   const id = useId();
   const fileInput = useRef<HTMLInputElement>(null);
   const [fileName, setFileName] = useState("photo");
@@ -54,6 +56,8 @@ export function RegistryPhotoForm({ locale, nationalities, person, onSaved }: Pr
     setMessage({ ok: true, text: `${t(answer.replaced ? "registry.replacedMessage" : "registry.saved")} ${answer.nat} ${answer.docId}` });
     reset({ nat: values.nat, doc_id: person?.docId ?? "" });
     if (fileInput.current) fileInput.current.value = "";
+    // the list and thumbnails are server-rendered: fetch them again
+    router.refresh();
     onSaved?.();
   });
 
