@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SHARED_DIR } from "../fixtures/shared-dir";
 import { StampApiClient } from "../fixtures/stamp-api-client";
-import { ADMIN_API_SECRET, ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
+import { ADMIN_API_SECRET, ADMIN_EMAIL, ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
 
 let server: TestServer;
 let large: TestServer;

@@ -7,7 +7,7 @@ import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
 import { SHARED_DIR } from "../fixtures/shared-dir";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ADMIN_API_SECRET, ADMIN_PASSWORD } from "../fixtures/start-test-server";
+import { ADMIN_API_SECRET } from "../fixtures/start-test-server";
 import { SECRET, TEST_SECRET_KEY, startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { login, processApi, signer, waitFor, type ProcessApi } from "../fixtures/process-api-client";
 import { signerHttp } from "../fixtures/signer-http-flow";
