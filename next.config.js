@@ -26,8 +26,10 @@ const nextConfig = {
     "prom-client",
   ],
   experimental: {
-    // Uploads are parsed by our own streaming multipart parser with its own limits (lib/http/parse-multipart.ts).
-    serverActions: { bodySizeLimit: "60mb" },
+    // Server actions (the unauthenticated login included) take small forms only: the documented 1 MB,
+    // refused by Next before the action runs. Uploads go to route handlers and our streaming
+    // multipart parser with its own limits (lib/http/parse-multipart.ts).
+    serverActions: { bodySizeLimit: "1mb" },
     // proxy.ts does not run for uploads (see its matcher); should a large page POST reach it, never truncate
     proxyClientMaxBodySize: "60mb",
   },

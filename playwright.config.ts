@@ -55,6 +55,7 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       ADMIN_EMAIL: "admin@demo.local",
       ADMIN_PASSWORD: "Admin-Test-Password-1",
+      ADMIN_API_SECRET: "Admin-Api-Secret-Test-1",
       ORG_DOMAIN: "demo.local",
       DATABASE_URL: "",
     },

@@ -9,7 +9,7 @@
 // `npx tsx bench/on-postgres.ts bench/process-completion.ts`. `--processes N` (default 20).
 import http from "node:http";
 import os from "node:os";
-import { ADMIN_PASSWORD } from "../e2e/fixtures/start-test-server";
+import { ADMIN_API_SECRET } from "../e2e/fixtures/start-test-server";
 import { startSeededServer } from "../e2e/fixtures/start-seeded-server";
 import { login, processApi, signer, waitFor } from "../e2e/fixtures/process-api-client";
 import { signerHttp } from "../e2e/fixtures/signer-http-flow";
@@ -41,7 +41,7 @@ async function main() {
   const failures: string[] = [];
   try {
     const { shared } = seeded.orgs;
-    const admin = processApi(base, await login(base, shared.domain, shared.admin, ADMIN_PASSWORD));
+    const admin = processApi(base, await login(base, shared.domain, shared.admin, ADMIN_API_SECRET));
 
     /** One process with two signers without the facial challenge; returns the last signature's figures. */
     const complete = async (): Promise<Completion & { id: string }> => {

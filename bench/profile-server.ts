@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "../e2e/fixtures/free-port";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN, waitForHealth, type TestServer } from "../e2e/fixtures/start-test-server";
+import { ADMIN_API_SECRET, ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN, waitForHealth, type TestServer } from "../e2e/fixtures/start-test-server";
 import { StampApiClient, fixture } from "../e2e/fixtures/stamp-api-client";
 import { opensslTsQuery } from "../e2e/fixtures/independent-validators";
 import { summarizeCpuProfile } from "./summarize-cpu-profile";
@@ -20,7 +20,7 @@ async function main() {
   const root = path.resolve(__dirname, "..");
   const child = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN },
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_API_SECRET, ORG_DOMAIN },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

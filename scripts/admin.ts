@@ -1,6 +1,8 @@
 // `npm run admin -- <command>`: platform administration against the configured database, for
 // scripted deployments. On the embedded database it refuses to run while a server holds DATA_DIR.
+// Passwords and secrets come from ADMIN_CLI_SECRET or stdin, never arguments (ps, shell history).
 import { parseArgs } from "node:util";
+import readline from "node:readline";
 import { ZodError } from "zod";
 import { loadConfig, ConfigError } from "@/lib/config/load-config";
 import { openDatabase } from "@/db/client";
@@ -13,18 +15,24 @@ import { listOrganizations } from "@/lib/organizations/list-organizations";
 import { findOrganizationByDomain } from "@/lib/organizations/find-organization";
 import { createStaffUser } from "@/lib/organizations/create-staff-user";
 import { createCredential } from "@/lib/credentials/create-credential";
+import { resetStaffPassword } from "@/lib/auth/change-staff-password";
+import { unblockLogins } from "@/lib/auth/throttle-logins";
 import type { Db } from "@/db/client";
 import { backup, restore, BackupError } from "./admin-backup";
 
 const usage = `usage: npm run admin -- <command>
-  org:create --domain D --owner-email E --owner-password P [--name N]
+  (commands marked * read the password or secret from ADMIN_CLI_SECRET, or else the first line of stdin)
+  org:create --domain D --owner-email E [--name N]                 * the owner's password
   org:suspend D
   org:reactivate D
   org:list
   org:private-callbacks D on|off     allow (or refuse again) callbacks to private-network receivers; audited
   org:time-zone D ZONE               IANA zone for dashboard dates and filters (default America/Lima)
-  user:create --org D --email E --password P --role owner|admin|operator|viewer
-  credential:create --org D --clientname C --secret S --role admin|operator|viewer
+  user:create --org D --email E --role owner|admin|operator|viewer  * the password
+  user:reset-password --email E      * the new password; ends every session, token and credential it opened (platform administrators too)
+  credential:create --org D --clientname C --role admin|operator|viewer  * the secret
+  login:unblock --email E            lift the login blocks of a staff account, from every address
+  login:unblock --org D --clientname C   the same for a process-API credential
   backup FILE [--url URL]            archive of the embedded database, blobs and secret key, made by the running server (default URL http://127.0.0.1:$PORT)
   restore FILE --data-dir DIR        unpack a backup into an empty directory, then start a server with DATA_DIR=DIR`;
 
@@ -48,7 +56,7 @@ type Values = { [K in keyof typeof options]?: string };
 const commands: Record<string, (values: Values, positionals: string[], db: Db) => Promise<string>> = {
   async "org:create"(v, _p, db) {
     const { organization, owner } = await createOrganization(
-      { domain: v.domain ?? "", displayName: v.name, ownerEmail: v["owner-email"] ?? "", ownerPassword: v["owner-password"] ?? "" },
+      { domain: v.domain ?? "", displayName: v.name, ownerEmail: v["owner-email"] ?? "", ownerPassword: await readSecret("the owner's password") },
       db,
     );
     return `created organization ${organization.domain} with owner ${owner.email}`;
@@ -82,7 +90,7 @@ const commands: Record<string, (values: Values, positionals: string[], db: Db) =
   async "user:create"(v, _p, db) {
     const organization = await findOrganizationByDomain(required(v.org, "--org"), db);
     const user = await createStaffUser(
-      { organizationId: organization.id, email: v.email ?? "", password: v.password ?? "", role: v.role as never },
+      { organizationId: organization.id, email: v.email ?? "", password: await readSecret("the password"), role: v.role as never },
       db,
     );
     return `created ${user.role} ${user.email} in ${organization.domain}`;
@@ -90,12 +98,35 @@ const commands: Record<string, (values: Values, positionals: string[], db: Db) =
   async "credential:create"(v, _p, db) {
     const organization = await findOrganizationByDomain(required(v.org, "--org"), db);
     const credential = await createCredential(
-      { organizationId: organization.id, clientname: v.clientname ?? "", secret: v.secret ?? "", role: v.role as never },
+      { organizationId: organization.id, clientname: v.clientname ?? "", secret: await readSecret("the secret"), role: v.role as never },
       db,
     );
     return `created ${credential.role} credential ${credential.clientname} in ${organization.domain}`;
   },
+  async "user:reset-password"(v, _p, db) {
+    const email = required(v.email, "--email");
+    const user = await resetStaffPassword({ email, newPassword: await readSecret("the new password"), actor: { kind: "admin-cli" } }, db);
+    return `reset the password of ${user.email}: their sessions, stamp-API tokens and any credential holding the old password ended`;
+  },
+  async "login:unblock"(v, _p, db) {
+    const account = v.email ? `staff:${v.email}` : `credential:${required(v.org, "--org or --email")}/${required(v.clientname, "--clientname")}`;
+    const cleared = await unblockLogins(account, db);
+    return cleared > 0 ? `unblocked ${account.slice(account.indexOf(":") + 1)} (${cleared} block${cleared === 1 ? "" : "s"} lifted)` : `${account.slice(account.indexOf(":") + 1)} had no login block`;
+  },
 };
+
+/** Secrets never travel as arguments: ADMIN_CLI_SECRET, or the first line of stdin (prompted on a terminal). */
+async function readSecret(what: string): Promise<string> {
+  const fromEnv = process.env.ADMIN_CLI_SECRET;
+  if (fromEnv) return fromEnv;
+  if (process.stdin.isTTY) process.stderr.write(`${what}: `);
+  const lines = readline.createInterface({ input: process.stdin, terminal: false });
+  for await (const line of lines) {
+    lines.close();
+    return line;
+  }
+  throw new UsageError(`missing ${what}: set ADMIN_CLI_SECRET or write it on stdin`);
+}
 
 function required(value: string | undefined, name: string): string {
   if (!value) throw new UsageError(`missing ${name}`);
@@ -124,6 +155,8 @@ async function main() {
     return 2;
   }
   const { values, positionals } = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+  const secretFlag = (["password", "owner-password", "secret"] as const).find((name) => values[name] !== undefined);
+  if (secretFlag) throw new UsageError(`--${secretFlag} is not accepted: arguments show in ps and shell history; set ADMIN_CLI_SECRET or write it on stdin`);
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   try {

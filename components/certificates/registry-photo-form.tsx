@@ -1,12 +1,12 @@
 "use client";
 
 import { useId, useRef, useState } from "react";
+import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { MAX_REGISTRY_PHOTO_BYTES, ZRegistryPhotoUpload } from "@/lib/registry-photos/schemas";
 import type { Locale } from "@/lib/i18n/messages";
 import { translatorFor } from "@/components/ui/use-translator";
-import { saveRegistryPhotoAction } from "@/app/(staff)/certificates/registry-photo-actions";
 
 type Props = {
   locale: Locale;
@@ -17,9 +17,10 @@ type Props = {
   onSaved?: () => void;
 };
 
-/** Uploads (or replaces) a registry photo with the API's schema: the chosen file's bytes are sniffed here and again on the server. */
+/** Uploads (or replaces) a registry photo with the API's schema: the chosen file's bytes are sniffed here and again on the server (POST /api/dashboard/registry-photos). */
 export function RegistryPhotoForm({ locale, nationalities, person, onSaved }: Props) {
   const t = translatorFor(locale);
+  const router = useRouter();
   const id = useId();
   const fileInput = useRef<HTMLInputElement>(null);
   const [fileName, setFileName] = useState("photo");
@@ -44,16 +45,19 @@ export function RegistryPhotoForm({ locale, nationalities, person, onSaved }: Pr
     form.append("nat", values.nat);
     form.append("doc_id", values.doc_id);
     form.append("photo", new Blob([values.photo as BlobPart]), fileName);
-    const result = await saveRegistryPhotoAction(form);
-    if (!result.ok) {
-      if (result.field === "nat" || result.field === "doc_id" || result.field === "photo") setError(result.field, { message: result.message });
-      else setMessage({ ok: false, text: result.message });
+    const response = await fetch("/api/dashboard/registry-photos", { method: "POST", body: form });
+    const answer = (await response.json().catch(() => ({}))) as { message?: string; field?: string; nat?: string; docId?: string; replaced?: boolean };
+    if (!response.ok) {
+      const text = answer.message ?? t("registry.uploadFailed");
+      if (answer.field === "nat" || answer.field === "doc_id" || answer.field === "photo") setError(answer.field, { message: text });
+      else setMessage({ ok: false, text });
       return;
     }
-    const saved = result.data;
-    setMessage({ ok: true, text: saved ? `${t(saved.replaced ? "registry.replacedMessage" : "registry.saved")} ${saved.nat} ${saved.docId}` : result.message });
+    setMessage({ ok: true, text: `${t(answer.replaced ? "registry.replacedMessage" : "registry.saved")} ${answer.nat} ${answer.docId}` });
     reset({ nat: values.nat, doc_id: person?.docId ?? "" });
     if (fileInput.current) fileInput.current.value = "";
+    // the list and thumbnails are server-rendered: fetch them again
+    router.refresh();
     onSaved?.();
   });
 

@@ -24,13 +24,15 @@ export const stampApiTokens = pgTable(
 );
 
 /**
- * Login attempts per key ("account:<kind>:<name>" or "address:<ip>"), shared by every instance on
- * the database. An attempt is claimed before the password is checked; past the free attempts each
- * one sets an exponentially longer block (lib/auth/throttle-logins.ts).
+ * Login attempts per key ("account:<kind>:<name>", the same from one address, or "address:<ip>"),
+ * shared by every instance on the database. An attempt is claimed before the password is checked;
+ * past the free attempts each one sets an exponentially longer block (lib/auth/throttle-logins.ts).
  */
 export const loginThrottles = pgTable("login_throttles", {
   key: text("key").primaryKey(),
   attempts: integer("attempts").notNull().default(0),
+  /** Address keys: attempts claimed and still being checked; a failure moves one to `attempts`, a success just ends it. */
+  pending: integer("pending").notNull().default(0),
   windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull().defaultNow(),
   blockedUntil: timestamp("blocked_until", { withTimezone: true }),
 });

@@ -58,6 +58,11 @@ export const apiCredentials = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The staff member whose password may be this credential's secret (the first start's admin
+     * credential before each got its own): revoked with that person's other credentials.
+     */
+    passwordOfUserId: uuid("password_of_user_id").references(() => users.id, { onDelete: "set null" }),
   },
   (t) => [uniqueIndex("api_credentials_org_clientname_key").on(t.organizationId, t.clientname)],
 );

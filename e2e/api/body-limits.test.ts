@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SHARED_DIR } from "../fixtures/shared-dir";
 import { StampApiClient } from "../fixtures/stamp-api-client";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
+import { ADMIN_API_SECRET, ADMIN_EMAIL, ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
 
 let server: TestServer;
 let large: TestServer;
@@ -132,7 +132,7 @@ describe("connection reuse after a 413", () => {
     const login = await fetch(`${server.baseUrl}/api/auth/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username: ORG_DOMAIN, clientname: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+      body: JSON.stringify({ username: ORG_DOMAIN, clientname: ADMIN_EMAIL, password: ADMIN_API_SECRET }),
     });
     const { access_token } = await login.json();
     const form = new FormData();

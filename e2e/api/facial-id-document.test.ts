@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
-import { ADMIN_PASSWORD } from "../fixtures/start-test-server";
+import { ADMIN_API_SECRET } from "../fixtures/start-test-server";
 import { startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { login, processApi, signer, type ProcessApi } from "../fixtures/process-api-client";
 import { posesOf, type Pose } from "../fixtures/scripted-camera";
@@ -24,7 +24,7 @@ beforeAll(async () => {
   poses = Object.fromEntries(Object.entries(posesOf("A")).map(([pose, url]) => [pose, new Uint8Array(Buffer.from(url.split(",")[1], "base64"))])) as Record<Pose, Uint8Array>;
   seeded = await startSeededServer();
   const { shared } = seeded.orgs;
-  admin = processApi(seeded.server.baseUrl, await login(seeded.server.baseUrl, shared.domain, shared.admin, ADMIN_PASSWORD));
+  admin = processApi(seeded.server.baseUrl, await login(seeded.server.baseUrl, shared.domain, shared.admin, ADMIN_API_SECRET));
 }, 300_000);
 afterAll(async () => {
   await seeded?.server.stop();

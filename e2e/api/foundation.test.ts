@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
+import { ADMIN_API_SECRET, ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
 
 let server: TestServer;
 
@@ -43,7 +43,7 @@ describe("bootstrap triple", () => {
   });
 
   it("logs in to the process API with domain + clientname + secret", async () => {
-    const response = await post("/api/auth/login", { username: ORG_DOMAIN, clientname: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    const response = await post("/api/auth/login", { username: ORG_DOMAIN, clientname: ADMIN_EMAIL, password: ADMIN_API_SECRET });
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(Object.keys(body)).toEqual(["access_token"]);

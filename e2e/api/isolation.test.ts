@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD } from "../fixtures/start-test-server";
+import { ADMIN_API_SECRET, ADMIN_PASSWORD } from "../fixtures/start-test-server";
 import { SECRET, startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { login, processApi, signer, type ProcessApi } from "../fixtures/process-api-client";
 import { StampApiClient, fixture } from "../fixtures/stamp-api-client";
@@ -18,7 +18,7 @@ let aStamp: StampApiClient;
 beforeAll(async () => {
   seeded = await startSeededServer();
   const base = seeded.server.baseUrl;
-  a = processApi(base, await login(base, seeded.orgs.shared.domain, seeded.orgs.shared.admin, ADMIN_PASSWORD));
+  a = processApi(base, await login(base, seeded.orgs.shared.domain, seeded.orgs.shared.admin, ADMIN_API_SECRET));
   b = processApi(base, await login(base, seeded.orgs.perSigner.domain, seeded.orgs.perSigner.admin, SECRET));
   const created = await b.create({ signers: [signer()], description: "Confidencial de B" });
   expect(created.status).toBe(201);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD } from "../fixtures/start-test-server";
+import { ADMIN_API_SECRET } from "../fixtures/start-test-server";
 import { SECRET, startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { login, processApi, signer, type ProcessApi } from "../fixtures/process-api-client";
 
@@ -12,7 +12,7 @@ beforeAll(async () => {
   seeded = await startSeededServer();
   const base = seeded.server.baseUrl;
   const { shared, perSigner } = seeded.orgs;
-  admin = processApi(base, await login(base, shared.domain, shared.admin, ADMIN_PASSWORD));
+  admin = processApi(base, await login(base, shared.domain, shared.admin, ADMIN_API_SECRET));
   viewer = processApi(base, await login(base, shared.domain, shared.viewer!, SECRET));
   other = processApi(base, await login(base, perSigner.domain, perSigner.admin, SECRET));
 });

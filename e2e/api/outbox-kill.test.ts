@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callbackSecretOf, standardWebhookSecret } from "@/lib/callbacks/callback-secret";
-import { ADMIN_PASSWORD, startTestServer, type TestServer } from "../fixtures/start-test-server";
+import { ADMIN_API_SECRET, startTestServer, type TestServer } from "../fixtures/start-test-server";
 import { TEST_SECRET_KEY, startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { login, processApi, signer, waitFor, type ProcessApi } from "../fixtures/process-api-client";
 import { StampApiClient, fixture } from "../fixtures/stamp-api-client";
@@ -36,7 +36,7 @@ async function restart(): Promise<TestServer> {
 }
 async function processClient(): Promise<ProcessApi> {
   const { shared } = seeded.orgs;
-  return processApi(server().baseUrl, await login(server().baseUrl, shared.domain, shared.admin, ADMIN_PASSWORD));
+  return processApi(server().baseUrl, await login(server().baseUrl, shared.domain, shared.admin, ADMIN_API_SECRET));
 }
 async function stampClient(): Promise<StampApiClient> {
   const api = new StampApiClient(server().baseUrl);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devMailbox, outbox, outboxAttempts } from "@/db/schema";
 import { Webhook } from "standardwebhooks";
 import { callbackSecretOf, standardWebhookSecret } from "@/lib/callbacks/callback-secret";
-import { ADMIN_PASSWORD } from "../fixtures/start-test-server";
+import { ADMIN_API_SECRET } from "../fixtures/start-test-server";
 import { TEST_SECRET_KEY, startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { TINY_PDF, login, processApi, signer, waitFor, type ProcessApi } from "../fixtures/process-api-client";
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
   callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/callback`;
   seeded = await startSeededServer();
   const { shared } = seeded.orgs;
-  admin = processApi(seeded.server.baseUrl, await login(seeded.server.baseUrl, shared.domain, shared.admin, ADMIN_PASSWORD));
+  admin = processApi(seeded.server.baseUrl, await login(seeded.server.baseUrl, shared.domain, shared.admin, ADMIN_API_SECRET));
 });
 afterAll(async () => {
   await seeded?.server.stop();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD } from "../fixtures/start-test-server";
+import { ADMIN_API_SECRET } from "../fixtures/start-test-server";
 import { SECRET, startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { TINY_PDF, login, pdf, processApi, signer, type ProcessApi } from "../fixtures/process-api-client";
 
@@ -17,7 +17,7 @@ beforeAll(async () => {
   seeded = await startSeededServer();
   base = seeded.server.baseUrl;
   const { shared, perSigner: p, approval: a } = seeded.orgs;
-  admin = processApi(base, await login(base, shared.domain, shared.admin, ADMIN_PASSWORD));
+  admin = processApi(base, await login(base, shared.domain, shared.admin, ADMIN_API_SECRET));
   viewer = processApi(base, await login(base, shared.domain, shared.viewer!, SECRET));
   perSigner = processApi(base, await login(base, p.domain, p.admin, SECRET));
   approval = processApi(base, await login(base, a.domain, a.admin, SECRET));

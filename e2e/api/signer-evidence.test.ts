@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD } from "../fixtures/start-test-server";
+import { ADMIN_API_SECRET, ADMIN_PASSWORD } from "../fixtures/start-test-server";
 import { startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { login, processApi, signer, pdf, type ProcessApi } from "../fixtures/process-api-client";
 import { qpdfCheck, tempFile, validatePdf } from "../fixtures/independent-validators";
@@ -16,7 +16,7 @@ beforeAll(async () => {
   seeded = await startSeededServer();
   base = seeded.server.baseUrl;
   const { shared } = seeded.orgs;
-  api = processApi(base, await login(base, shared.domain, shared.admin, ADMIN_PASSWORD));
+  api = processApi(base, await login(base, shared.domain, shared.admin, ADMIN_API_SECRET));
 }, 180_000);
 afterAll(async () => {
   await seeded?.server.stop();

@@ -17,9 +17,9 @@ describe("organization suspension", () => {
       await s.stop();
       return s;
     });
-    const created = runAdminCli(["org:create", "--domain", "acme.pe", "--owner-email", "owner@acme.pe", "--owner-password", "Acme-Owner-1"], server);
+    const created = runAdminCli(["org:create", "--domain", "acme.pe", "--owner-email", "owner@acme.pe"], server, "Acme-Owner-1");
     expect(created.code, created.stderr).toBe(0);
-    expect(runAdminCli(["credential:create", "--org", "acme.pe", "--clientname", "api@acme.pe", "--secret", "Acme-Api-Secret-1", "--role", "admin"], server).code).toBe(0);
+    expect(runAdminCli(["credential:create", "--org", "acme.pe", "--clientname", "api@acme.pe", "--role", "admin"], server, "Acme-Api-Secret-1").code).toBe(0);
     server = await startTestServer({ dataDir: server.dataDir, env: server.databaseUrl ? { DATABASE_URL: server.databaseUrl } : {} });
   });
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { organizations, outbox, processes, stampTransactions } from "@/db/schema";
 import { callbackSecretOf, standardWebhookSecret } from "@/lib/callbacks/callback-secret";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
+import { ADMIN_EMAIL, ADMIN_API_SECRET, ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
 import { TEST_SECRET_KEY } from "../fixtures/start-seeded-server";
 import { createTestDatabase } from "../fixtures/postgres";
 import { login, processApi, signer, waitFor } from "../fixtures/process-api-client";
@@ -62,7 +62,7 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL", () => {
     const deadline = started + BUDGET_MS;
     const left = () => Math.max(5_000, deadline - Date.now());
     const [a, b] = instances;
-    const processTokens = await Promise.all(instances.map((s) => login(s.baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_PASSWORD)));
+    const processTokens = await Promise.all(instances.map((s) => login(s.baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_API_SECRET)));
     // one stamp token for both: a new login supersedes the user's previous token on every instance
     const stampToken = await new StampApiClient(a.baseUrl).login("v2");
     const stampClients = instances.map((s) => new StampApiClient(s.baseUrl, stampToken));

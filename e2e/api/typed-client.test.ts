@@ -7,7 +7,7 @@ import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
 import { SHARED_DIR } from "../fixtures/shared-dir";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ADMIN_PASSWORD } from "../fixtures/start-test-server";
+import { ADMIN_API_SECRET } from "../fixtures/start-test-server";
 import { SECRET, TEST_SECRET_KEY, startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { login, processApi, signer, waitFor, type ProcessApi } from "../fixtures/process-api-client";
 import { signerHttp } from "../fixtures/signer-http-flow";
@@ -74,7 +74,7 @@ beforeAll(async () => {
   callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/callback`;
   seeded = await startSeededServer();
   const { shared } = seeded.orgs;
-  admin = processApi(seeded.server.baseUrl, await login(seeded.server.baseUrl, shared.domain, shared.admin, ADMIN_PASSWORD));
+  admin = processApi(seeded.server.baseUrl, await login(seeded.server.baseUrl, shared.domain, shared.admin, ADMIN_API_SECRET));
 }, 120_000);
 afterAll(async () => {
   await seeded?.server.stop();
@@ -136,7 +136,7 @@ describe("identity registry import (our extension)", () => {
   let admin: Record<string, string>;
   beforeAll(async () => {
     const { shared } = seeded.orgs;
-    admin = { authorization: `jwt-bearer ${await login(seeded.server.baseUrl, shared.domain, shared.admin, ADMIN_PASSWORD)}` };
+    admin = { authorization: `jwt-bearer ${await login(seeded.server.baseUrl, shared.domain, shared.admin, ADMIN_API_SECRET)}` };
   });
 
   it("imports a CSV and the signer page proposes those names; a bad row is a 400 naming the line", async () => {
@@ -184,7 +184,7 @@ describe("sign_data.facial.selfie is a signed, expiring link to the decrypted se
     expect(facial.selfie).not.toMatch(/\.enc|selfies\/.*\.jpg/);
 
     const bearer = async (org: string, clientname: string, password: string) => ({ authorization: `jwt-bearer ${await login(base, org, clientname, password)}` });
-    const owner = await bearer(shared.domain, shared.admin, ADMIN_PASSWORD);
+    const owner = await bearer(shared.domain, shared.admin, ADMIN_API_SECRET);
     const served = await fetch(facial.selfie, { headers: owner });
     expect(served.status).toBe(200);
     expect(served.headers.get("content-type")).toBe("image/jpeg");

@@ -1,6 +1,6 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, ORG_DOMAIN } from "../fixtures/start-test-server";
+import { ADMIN_API_SECRET, ORG_DOMAIN } from "../fixtures/start-test-server";
 import { startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { login, processApi, signer, waitFor, type ProcessApi } from "../fixtures/process-api-client";
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
   };
   seeded = await startSeededServer({ env });
   const { shared } = seeded.orgs;
-  admin = processApi(seeded.server.baseUrl, await login(seeded.server.baseUrl, shared.domain, shared.admin, ADMIN_PASSWORD));
+  admin = processApi(seeded.server.baseUrl, await login(seeded.server.baseUrl, shared.domain, shared.admin, ADMIN_API_SECRET));
 });
 afterAll(async () => {
   await seeded?.server.stop();

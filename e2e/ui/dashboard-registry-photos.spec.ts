@@ -18,7 +18,7 @@ const person = () => ({ nat: "PER", doc_id: String(signer().doc_id) });
 test("an admin uploads a registry photo, sees it with a thumbnail, replaces it, is told why bad photos fail, and deletes it", async ({ adminPage: page, baseURL }) => {
   test.setTimeout(120_000);
   const certificates = new CertificatesPage(page);
-  const token = await login(baseURL!, ORG, ADMIN.email, ADMIN.password);
+  const token = await login(baseURL!, ORG, ADMIN.email, ADMIN.apiSecret);
   const someone = person();
   await certificates.open();
 
@@ -87,7 +87,7 @@ test("registry photos are served only to this organization's staff with biometri
   test.setTimeout(120_000);
   const certificates = new CertificatesPage(page);
   const someone = person();
-  expect((await uploadRegistryPhoto(baseURL!, await login(baseURL!, ORG, ADMIN.email, ADMIN.password), someone, PORTRAIT)).status).toBe(201);
+  expect((await uploadRegistryPhoto(baseURL!, await login(baseURL!, ORG, ADMIN.email, ADMIN.apiSecret), someone, PORTRAIT)).status).toBe(201);
   await certificates.open();
   const src = (await certificates.thumbnail(someone).getAttribute("src"))!;
 

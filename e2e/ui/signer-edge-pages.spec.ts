@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN } from "../fixtures/start-test-server";
+import { ADMIN_EMAIL, ADMIN_API_SECRET, ORG_DOMAIN } from "../fixtures/start-test-server";
 import { login, processApi, signer, type ProcessApi } from "../fixtures/process-api-client";
 import { launchCameraBrowser, PHONE, DESKTOP } from "../fixtures/camera-browser";
 import { noFaceClip } from "../fixtures/face-clips";
@@ -13,7 +13,7 @@ let baseUrl: string;
 
 test.beforeAll(async ({ baseURL }) => {
   baseUrl = baseURL!;
-  admin = processApi(baseUrl, await login(baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_PASSWORD));
+  admin = processApi(baseUrl, await login(baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_API_SECRET));
 });
 
 async function newLink(fields: Record<string, unknown>): Promise<{ id: string; link: string }> {

@@ -1,6 +1,6 @@
 import http from "node:http";
 import { expect, test, type Browser, type BrowserContext } from "@playwright/test";
-import { ADMIN_PASSWORD } from "../fixtures/start-test-server";
+import { ADMIN_API_SECRET } from "../fixtures/start-test-server";
 import { startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { login, processApi, signer, waitFor, type ProcessApi } from "../fixtures/process-api-client";
 import { validatePdf } from "../fixtures/independent-validators";
@@ -32,7 +32,7 @@ test.beforeAll(async () => {
   callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/callback`;
   seeded = await startSeededServer();
   const { shared } = seeded.orgs;
-  token = await login(seeded.server.baseUrl, shared.domain, shared.admin, ADMIN_PASSWORD);
+  token = await login(seeded.server.baseUrl, shared.domain, shared.admin, ADMIN_API_SECRET);
   admin = processApi(seeded.server.baseUrl, token);
 });
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Browser } from "@playwright/test";
 import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN } from "../fixtures/start-test-server";
+import { ADMIN_EMAIL, ADMIN_API_SECRET, ORG_DOMAIN } from "../fixtures/start-test-server";
 import { login, processApi, signer, type ProcessApi } from "../fixtures/process-api-client";
 import { PHONE, DESKTOP } from "../fixtures/camera-browser";
 import { posesOf, useScriptedCamera, type Performer } from "../fixtures/scripted-camera";
@@ -17,7 +17,7 @@ const CARD_PORTRAIT = "person-a-obama/a1-id-portrait-413x531.jpg";
 
 test.beforeAll(async ({ baseURL }) => {
   posesOf("A"); // made once, before any page waits on it
-  admin = processApi(baseURL!, await login(baseURL!, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_PASSWORD));
+  admin = processApi(baseURL!, await login(baseURL!, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_API_SECRET));
 });
 
 /** A signer who identified and confirmed names, then a device whose camera is `performer`, carrying that session. */

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { expect, test, type BrowserContext } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN } from "../fixtures/start-test-server";
+import { ADMIN_EMAIL, ADMIN_API_SECRET, ORG_DOMAIN } from "../fixtures/start-test-server";
 import { login, processApi, signer, TINY_PDF, type ProcessApi } from "../fixtures/process-api-client";
 import { PHONE, DESKTOP } from "../fixtures/camera-browser";
 import { posesOf, useScriptedCamera } from "../fixtures/scripted-camera";
@@ -17,7 +17,7 @@ let baseUrl: string;
 
 test.beforeAll(async ({ baseURL }) => {
   baseUrl = baseURL!;
-  accessToken = await login(baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_PASSWORD);
+  accessToken = await login(baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_API_SECRET);
   admin = processApi(baseUrl, accessToken);
 });
 

@@ -6,13 +6,13 @@ import { AppError } from "@/lib/errors";
 import { parseWith } from "@/lib/http/parse-input";
 import { hashPassword, verifyPassword } from "./password-hash";
 import { ZPassword } from "./password-policy";
-import { revokeStaffSessions } from "./staff-sessions";
+import { endStaffCredentials } from "./end-staff-credentials";
 import { throttleLogin } from "./throttle-logins";
 
 /**
  * A staff member changes their own password: the current one is checked (under the login
  * throttle, since it is a password guess like any other), the new one must pass the policy, and
- * every session of the user ends, this one included.
+ * every credential of the user ends, this session included.
  */
 export async function changeStaffPassword(input: { userId: string; currentPassword: string; newPassword: string; address: string }, db: Db): Promise<void> {
   const [user] = await db.select().from(users).where(and(eq(users.id, input.userId), isNull(users.disabledAt))).limit(1);
@@ -25,15 +25,36 @@ export async function changeStaffPassword(input: { userId: string; currentPasswo
   await setPassword({ userId: user.id, organizationId: user.organizationId, password: newPassword, actor: user.email, action: "staff.password_changed" }, db);
 }
 
-/** The organization owner sets a new password for a staff member, which ends their sessions. */
-export async function resetStaffPassword(input: { organizationId: string; userId: string; newPassword: string; actor: string }, db: Db): Promise<{ email: string }> {
+/** Who resets a password: an organization owner (dashboard) or the operator (admin CLI). */
+export type PasswordResetActor = { kind: "owner"; email: string; organizationId: string; isPlatformAdmin: boolean } | { kind: "admin-cli" };
+
+/**
+ * Sets a new password for a staff member, which ends every credential they hold. An owner resets
+ * within their organization, an owner's password only if they are a platform administrator, and a
+ * platform administrator's never: only the operator, through the admin CLI, can.
+ */
+export async function resetStaffPassword(input: { userId?: string; email?: string; newPassword: string; actor: PasswordResetActor }, db: Db): Promise<{ email: string }> {
+  const { actor } = input;
   const [user] = await db
     .select()
     .from(users)
-    .where(and(eq(users.id, input.userId), eq(users.organizationId, input.organizationId), isNull(users.disabledAt)))
+    .where(
+      and(
+        input.userId ? eq(users.id, input.userId) : eq(users.email, (input.email ?? "").trim().toLowerCase()),
+        actor.kind === "owner" ? eq(users.organizationId, actor.organizationId) : undefined,
+        isNull(users.disabledAt),
+      ),
+    )
     .limit(1);
   if (!user) throw new AppError("NOT_FOUND", "el usuario no existe o fue quitado");
-  await setPassword({ userId: user.id, organizationId: user.organizationId, password: parseWith(ZPassword, input.newPassword), actor: input.actor, action: "staff.password_reset" }, db);
+  if (actor.kind === "owner" && user.isPlatformAdmin) {
+    throw new AppError("FORBIDDEN", "la contraseña de un administrador de la plataforma solo se restablece con la consola de administración", "userId");
+  }
+  if (actor.kind === "owner" && user.role === "owner" && !actor.isPlatformAdmin) {
+    throw new AppError("FORBIDDEN", "solo un administrador de la plataforma puede restablecer la contraseña de un propietario", "userId");
+  }
+  const actorName = actor.kind === "owner" ? actor.email : "admin-cli";
+  await setPassword({ userId: user.id, organizationId: user.organizationId, password: parseWith(ZPassword, input.newPassword), actor: actorName, action: "staff.password_reset" }, db);
   return { email: user.email };
 }
 
@@ -41,7 +62,7 @@ async function setPassword(input: { userId: string; organizationId: string; pass
   const passwordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash }).where(eq(users.id, input.userId));
-    await revokeStaffSessions(input.userId, tx as unknown as Db);
+    await endStaffCredentials({ userId: input.userId, organizationId: input.organizationId, actor: input.actor }, tx as unknown as Db);
     await recordAuditEvent({ organizationId: input.organizationId, actor: input.actor, action: input.action, target: input.userId }, tx);
   });
 }

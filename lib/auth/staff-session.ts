@@ -4,8 +4,9 @@ import { z } from "zod";
 import { getServices } from "@/lib/runtime/services";
 import { recordStaffLogin } from "@/lib/audit/record-staff-login";
 import { authenticateStaff } from "./authenticate-staff";
-import { RateLimitedError, clientAddress } from "./throttle-logins";
-import { openStaffSession } from "./staff-sessions";
+import { clientAddress } from "@/lib/http/client-address";
+import { RateLimitedError } from "./throttle-logins";
+import { openStaffSession, revokeStaffSession } from "./staff-sessions";
 import { logError } from "@/lib/runtime/log";
 
 const ZLogin = z.object({ email: z.string().trim().min(1), password: z.string().min(1) });
@@ -46,7 +47,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async () => {
           if (!parsed.success) throw new InvalidLogin();
           let identity;
           try {
-            identity = await authenticateStaff(parsed.data.email, parsed.data.password, db, clientAddress(request));
+            identity = await authenticateStaff(parsed.data.email, parsed.data.password, db, clientAddress(request, config.trustedProxies));
           } catch (error) {
             if (error instanceof RateLimitedError) throw new TooManyLogins();
             throw error;
@@ -58,6 +59,13 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async () => {
         },
       }),
     ],
+    events: {
+      // next-auth's own POST /api/session/signout ends the server-side session too, not only the cookie
+      async signOut(message) {
+        const sessionId = "token" in message ? message.token?.sid : undefined;
+        if (typeof sessionId === "string") await revokeStaffSession(sessionId, db);
+      },
+    },
     callbacks: {
       jwt({ token, user }) {
         if (user?.id) token.uid = user.id;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { loginThrottles } from "@/db/schema";
 import { isAppError } from "@/lib/errors";
-import { FREE_ATTEMPTS, forgetQuietLoginThrottles, throttleLogin } from "./throttle-logins";
+import { FREE_ATTEMPTS, forgetQuietLoginThrottles, throttleLogin, unblockLogins } from "./throttle-logins";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -29,11 +29,45 @@ describe("throttleLogin", () => {
       checks++;
       return fail();
     };
-    for (let i = 0; i < FREE_ATTEMPTS.account; i++) expect(await throttleLogin({ account: "staff:a@b.c", address: "10.0.0.1" }, db, check)).toBeNull();
+    for (let i = 0; i < FREE_ATTEMPTS.accountFromAddress; i++) expect(await throttleLogin({ account: "staff:a@b.c", address: "10.0.0.1" }, db, check)).toBeNull();
     const refused = await throttleLogin({ account: "staff:a@b.c", address: "10.0.0.1" }, db, check).catch((e: unknown) => e);
     expect(isAppError(refused) && refused.code).toBe("RATE_LIMITED");
     expect((refused as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThanOrEqual(1);
-    expect(checks).toBe(FREE_ATTEMPTS.account);
+    expect(checks).toBe(FREE_ATTEMPTS.accountFromAddress);
+  });
+
+  it("an account blocked from one address still lets the right password in from another; the unblock lifts the first", async () => {
+    const account = "staff:target@b.c";
+    const attacker = { account, address: "10.0.1.1" };
+    for (let i = 0; i < FREE_ATTEMPTS.accountFromAddress; i++) await throttleLogin(attacker, db, fail);
+    const refused = await throttleLogin(attacker, db, () => Promise.resolve("me")).catch((e: unknown) => e);
+    expect(isAppError(refused) && refused.code).toBe("RATE_LIMITED");
+    expect(await throttleLogin({ account, address: "10.0.1.2" }, db, () => Promise.resolve("me"))).toBe("me");
+    for (let i = 0; i < FREE_ATTEMPTS.accountFromAddress; i++) await throttleLogin(attacker, db, fail).catch(() => undefined);
+    expect(await unblockLogins(account, db)).toBeGreaterThanOrEqual(1);
+    expect(await throttleLogin(attacker, db, () => Promise.resolve("me"))).toBe("me");
+  });
+
+  it("past the account's failures from every address, every address waits", async () => {
+    const account = "staff:sprayed@b.c";
+    for (let i = 0; i < FREE_ATTEMPTS.account; i++) await throttleLogin({ account, address: `10.2.${Math.floor(i / 4)}.${i % 4}` }, db, fail);
+    const refused = await throttleLogin({ account, address: "10.3.0.1" }, db, () => Promise.resolve("me")).catch((e: unknown) => e);
+    expect(isAppError(refused) && refused.code).toBe("RATE_LIMITED");
+  });
+
+  it("an office's successes never block its address", async () => {
+    const address = "10.0.3.1";
+    for (let i = 0; i < FREE_ATTEMPTS.address * 2; i++) expect(await throttleLogin({ account: `staff:clerk-${i}@b.c`, address }, db, () => Promise.resolve("me"))).toBe("me");
+  });
+
+  it("a success takes back none of the address's failures (an attacker's own logins buy no attempts against others)", async () => {
+    const address = "10.0.2.1";
+    for (let i = 0; i < FREE_ATTEMPTS.address; i++) {
+      await throttleLogin({ account: `staff:victim-${i}@b.c`, address }, db, fail).catch(() => undefined);
+      await throttleLogin({ account: "staff:attacker@b.c", address }, db, () => Promise.resolve("me")).catch(() => undefined);
+    }
+    const refused = await throttleLogin({ account: "staff:victim-last@b.c", address }, db, fail).catch((e: unknown) => e);
+    expect(isAppError(refused) && refused.code).toBe("RATE_LIMITED");
   });
 
   it("a success clears the account's count", async () => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseTrustedProxies } from "@/lib/http/client-address";
 
 const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
@@ -38,6 +39,8 @@ export const ZEnv = z.object({
   ),
   ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().default("admin@demo.local")),
   ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(12, "must be at least 12 characters").optional()),
+  // secret of the first start's admin process-API credential (generated and printed once when unset)
+  ADMIN_API_SECRET: z.preprocess(emptyAsUndefined, z.string().min(16, "must be at least 16 characters").optional()),
   // read by the worker pool itself (lib/runtime/cpu-pool.ts); validated here so a typo stops the start
   CPU_WORKERS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).optional()),
   CPU_QUEUE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
@@ -69,6 +72,23 @@ export const ZEnv = z.object({
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(["debug", "info", "warn", "error"]).default("info")),
   // bearer token of GET /api/metrics; unset, the endpoint does not exist (404)
   METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().regex(/^[\x21-\x7e]{24,256}$/, "must be 24 to 256 printable characters without spaces (use `openssl rand -hex 32`)").optional()),
+  // reverse proxies whose X-Forwarded-For is believed (lib/http/client-address.ts); none by default
+  TRUSTED_PROXIES: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .optional()
+      .superRefine((value, context) => {
+        try {
+          parseTrustedProxies(value);
+        } catch (error) {
+          context.addIssue({ code: "custom", message: `${(error as Error).message}; list CIDR ranges separated by commas or spaces` });
+        }
+      }),
+  ),
+}).refine((env) => !env.ADMIN_API_SECRET || env.ADMIN_API_SECRET !== env.ADMIN_PASSWORD, {
+  path: ["ADMIN_API_SECRET"],
+  message: "must differ from ADMIN_PASSWORD (a password change must not leave the credential open)",
 });
 
 export type Env = z.infer<typeof ZEnv>;

@@ -33,8 +33,15 @@ describe("loadConfig", () => {
     [{ SMTP_URL: "http://mail" }, /SMTP_URL/],
     [{ WHATSAPP_TEMPLATE_NAME: "Firma Solicitud" }, /WHATSAPP_TEMPLATE_NAME/],
     [{ WHATSAPP_TEMPLATE_LANGUAGE: "español" }, /WHATSAPP_TEMPLATE_LANGUAGE/],
+    [{ TRUSTED_PROXIES: "10.0.0.0/8, proxy.local" }, /TRUSTED_PROXIES: "proxy.local" is not an IP address or CIDR range/],
+    [{ ADMIN_PASSWORD: "Same-Secret-12345", ADMIN_API_SECRET: "Same-Secret-12345" }, /ADMIN_API_SECRET: must differ from ADMIN_PASSWORD/],
   ])("names the variable of a bad value %o", (env, expected) => {
     expect(() => loadConfig({ DATA_DIR: path.join(tempDir(), "data"), ...env })).toThrow(expected);
+  });
+
+  it("trusts no proxy by default, and the listed ones when set", () => {
+    expect(loadConfig({ DATA_DIR: path.join(tempDir(), "data") }).trustedProxies).toEqual([]);
+    expect(loadConfig({ DATA_DIR: path.join(tempDir(), "data"), TRUSTED_PROXIES: "10.0.0.0/8 ::1" }).trustedProxies).toHaveLength(2);
   });
 
   it("says so when the parent of DATA_DIR is missing", () => {

@@ -3,6 +3,7 @@ import { isMainThread } from "node:worker_threads";
 import path from "node:path";
 import crypto from "node:crypto";
 import { ZEnv, describeEnvErrors, type Env } from "./env-schema";
+import { parseTrustedProxies, type TrustedProxies } from "@/lib/http/client-address";
 
 export type AppConfig = Env & {
   dataDir: string;
@@ -12,6 +13,8 @@ export type AppConfig = Env & {
   databaseKind: "pglite" | "postgres";
   /** Extra trust anchors for the public verifier (TRUST_ANCHORS_FILE), besides our own CA. */
   trustAnchorsDer: Uint8Array[];
+  /** TRUSTED_PROXIES parsed: the hops whose X-Forwarded-For entries are believed. */
+  trustedProxies: TrustedProxies;
 };
 
 export class ConfigError extends Error {
@@ -50,6 +53,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     maxUploadBytes: Math.floor(env.MAX_UPLOAD_MB * 1024 * 1024),
     databaseKind: env.DATABASE_URL ? "postgres" : "pglite",
     trustAnchorsDer: env.TRUST_ANCHORS_FILE ? readTrustAnchors(env.TRUST_ANCHORS_FILE) : [],
+    trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
   };
 }
 

@@ -5,12 +5,13 @@ import { organizations } from "@/db/schema";
 import { createOrganization } from "./create-organization";
 import { createCredential } from "@/lib/credentials/create-credential";
 
-export type BootstrapInput = { domain: string; adminEmail: string; adminPassword?: string };
+export type BootstrapInput = { domain: string; adminEmail: string; adminPassword?: string; adminApiSecret?: string };
 
 /**
  * First start with an empty database: the demo organization, its owner (also platform
- * administrator) and an admin process-API credential, so one e-mail + password works for the
- * dashboard, /api/auth/token and /api/auth/login.
+ * administrator) and an admin process-API credential named after the owner. The credential gets its
+ * own generated secret, shown once like a generated password: sharing the password would leave the
+ * credential open with the old one after a password change.
  */
 export async function bootstrapPlatform(input: BootstrapInput, db: Db) {
   const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(organizations);
@@ -27,6 +28,7 @@ export async function bootstrapPlatform(input: BootstrapInput, db: Db) {
     },
     db,
   );
-  await createCredential({ organizationId: organization.id, clientname: owner.email, secret: password, role: "admin" }, db);
-  return { organization, owner, password, generated };
+  const credentialSecret = input.adminApiSecret ?? crypto.randomBytes(24).toString("base64url");
+  await createCredential({ organizationId: organization.id, clientname: owner.email, secret: credentialSecret, role: "admin" }, db);
+  return { organization, owner, password, generated, credentialSecret, credentialSecretGenerated: !input.adminApiSecret };
 }

@@ -21,7 +21,7 @@ export async function startServer() {
     const services = await getServices();
     const { config } = services;
     const bootstrap = await bootstrapPlatform(
-      { domain: config.ORG_DOMAIN, adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD },
+      { domain: config.ORG_DOMAIN, adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, adminApiSecret: config.ADMIN_API_SECRET },
       services.db,
     ).catch((error) => {
       // Another instance on the same PostgreSQL may have bootstrapped first.
@@ -33,10 +33,13 @@ export async function startServer() {
         organization: bootstrap.organization.domain,
         admin: bootstrap.owner.email,
       });
-      if (bootstrap.generated) {
-        // Printed once, on the first start only: there is no other way to learn it.
-        console.log(`\n  Admin login: ${bootstrap.owner.email}\n  Generated password: ${bootstrap.password}\n`);
-      }
+      // Printed once, on the first start only: there is no other way to learn them.
+      const password = bootstrap.generated ? `\n  Generated password: ${bootstrap.password}` : "";
+      const secret = bootstrap.credentialSecretGenerated ? `, generated secret ${bootstrap.credentialSecret}` : " (secret from ADMIN_API_SECRET)";
+      console.log(
+        `\n  Admin login: ${bootstrap.owner.email}${password}` +
+          `\n  Process-API credential (POST /api/auth/login): username ${bootstrap.organization.domain}, clientname ${bootstrap.owner.email}${secret}\n`,
+      );
     }
     await loadPlatformPki({ db: services.db, settings: pkiSettingsOf(config) });
     const owner = outboxOwner({ instanceId: config.INSTANCE_ID, port: config.PORT });

@@ -2,7 +2,7 @@
 
 import { headers } from "next/headers";
 import { changeStaffPassword } from "@/lib/auth/change-staff-password";
-import { clientAddress } from "@/lib/auth/throttle-logins";
+import { clientAddress } from "@/lib/http/client-address";
 import { currentStaff } from "@/lib/auth/require-staff";
 import type { ActionResult } from "@/lib/auth/run-staff-action";
 import { isAppError } from "@/lib/errors";
@@ -12,9 +12,10 @@ import { getServices } from "@/lib/runtime/services";
 export async function changePasswordAction(input: { currentPassword: string; newPassword: string }): Promise<ActionResult> {
   const staff = await currentStaff();
   if (!staff) return { ok: false, message: "Su sesión terminó; ingrese de nuevo." };
-  const address = clientAddress({ headers: await headers() });
+  const { config, db } = await getServices();
+  const address = clientAddress({ headers: await headers() }, config.trustedProxies);
   try {
-    await changeStaffPassword({ userId: staff.userId, currentPassword: String(input.currentPassword ?? ""), newPassword: String(input.newPassword ?? ""), address }, (await getServices()).db);
+    await changeStaffPassword({ userId: staff.userId, currentPassword: String(input.currentPassword ?? ""), newPassword: String(input.newPassword ?? ""), address }, db);
     return { ok: true, message: "Contraseña cambiada. Ingrese de nuevo con la nueva contraseña." };
   } catch (error) {
     if (isAppError(error)) return { ok: false, message: error.message, field: error.field };

@@ -31,7 +31,7 @@ export async function addStaffUserAction(input: unknown): Promise<ActionResult> 
 export async function removeStaffUserAction(input: unknown): Promise<ActionResult> {
   return runStaffAction("organization:manage", async (staff, { db }) => {
     const { userId } = parseWith(z.object({ userId: z.uuid() }), input);
-    const row = await disableStaffUser({ organizationId: staff.organizationId, userId, actingUserId: staff.userId }, db);
+    const row = await disableStaffUser({ organizationId: staff.organizationId, userId, actingUserId: staff.userId, actor: staff.email }, db);
     revalidatePath("/organization");
     return { message: `${row.email} ya no tiene acceso.` };
   });
@@ -40,8 +40,9 @@ export async function removeStaffUserAction(input: unknown): Promise<ActionResul
 export async function resetStaffPasswordAction(input: unknown): Promise<ActionResult> {
   return runStaffAction("organization:manage", async (staff, { db }) => {
     const { userId, newPassword } = parseWith(z.object({ userId: z.uuid(), newPassword: z.string() }), input);
-    const row = await resetStaffPassword({ organizationId: staff.organizationId, userId, newPassword, actor: staff.email }, db);
-    return { message: `Contraseña de ${row.email} restablecida; sus sesiones terminaron.` };
+    const actor = { kind: "owner", email: staff.email, organizationId: staff.organizationId, isPlatformAdmin: staff.isPlatformAdmin } as const;
+    const row = await resetStaffPassword({ userId, newPassword, actor }, db);
+    return { message: `Contraseña de ${row.email} restablecida; sus sesiones y tokens de API terminaron.` };
   });
 }
 

@@ -1,5 +1,5 @@
 import { withPublic } from "@/lib/http/with-api-auth";
-import { clientAddress } from "@/lib/auth/throttle-logins";
+import { clientAddress } from "@/lib/http/client-address";
 import { parseJsonBody } from "@/lib/http/parse-input";
 import { issueProcessToken, ZProcessLogin } from "@/lib/auth/issue-process-token";
 import { AppError, isAppError } from "@/lib/errors";
@@ -12,6 +12,6 @@ export const POST = withPublic("process", async (request, { services }) => {
     if (isAppError(error) && error.code === "VALIDATION") throw new AppError("INVALID_CREDENTIALS", error.message, error.field ?? "body");
     throw error;
   });
-  const accessToken = await issueProcessToken({ ...body, address: clientAddress(request) }, { db: services.db, secretKey: services.config.secretKey });
+  const accessToken = await issueProcessToken({ ...body, address: clientAddress(request, services.config.trustedProxies) }, { db: services.db, secretKey: services.config.secretKey });
   return Response.json({ access_token: accessToken });
 });

@@ -1,5 +1,5 @@
 import { withPublic } from "@/lib/http/with-api-auth";
-import { clientAddress } from "@/lib/auth/throttle-logins";
+import { clientAddress } from "@/lib/http/client-address";
 import { parseJsonBody } from "@/lib/http/parse-input";
 import { issueStampToken } from "@/lib/auth/issue-stamp-token";
 import { ZStampTokenRequest } from "@/lib/auth/schemas";
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const POST = withPublic("stamp", async (request, { services }) => {
   const body = await parseJsonBody(request, ZStampTokenRequest);
   const { token } = await issueStampToken(
-    { ...body, version: "v2", address: clientAddress(request) },
+    { ...body, version: "v2", address: clientAddress(request, services.config.trustedProxies) },
     { db: services.db, settings: { secretKey: services.config.secretKey, ttlDays: services.config.STAMP_TOKEN_TTL_DAYS } },
   );
   return Response.json({ status: 200, data: { token } });

@@ -37,7 +37,7 @@ export function withSignerLink(options: { session: "required" | "optional" }, ha
       }
       const secure = services.config.publicUrl.startsWith("https:");
       const sessionCookies = (signerId: string) => signerSessionCookies(issueSignerSession(services.config.secretKey, token, signerId), token, secure);
-      return await handler(request, { token, signerId: session?.signerId ?? null, services, params, sessionCookies, client: describeSignerClient(request) });
+      return await handler(request, { token, signerId: session?.signerId ?? null, services, params, sessionCookies, client: describeSignerClient(request, services.config.trustedProxies) });
     } catch (error) {
       if (error instanceof SignerFlowError || error instanceof FaceError) {
         const reason = error instanceof SignerFlowError ? error.reason : error.reason.toLowerCase();

@@ -1,0 +1,1 @@
+ALTER TABLE "login_throttles" ADD COLUMN "pending" integer DEFAULT 0 NOT NULL;
