@@ -52,6 +52,8 @@ export const ZEnv = z.object({
   ),
   TSA_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
   TSA_AUTH_TOKEN: optionalString,
+  // sent to an external TSA_URL; never the token that guards our own /api/tsa
+  TSA_URL_AUTH_TOKEN: optionalString,
   STAMP_TOKEN_TTL_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().positive().default(30)),
   FACE_MATCH_THRESHOLD: z.preprocess(emptyAsUndefined, z.coerce.number().gt(0).max(1).optional()),
   OUTBOX_RETRY_BASE_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().positive().max(3600).default(30)),

@@ -43,7 +43,7 @@ export async function signStampNow(
 ): Promise<{ pdf: Uint8Array; padesLevel: PadesLevel | null; revocationUnavailable: string[] }> {
   const { claim, ...job } = request;
   const { config, db, blobs } = services;
-  const tsaSettings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
+  const tsaSettings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_URL_AUTH_TOKEN };
   let signer: CmsSignerInput | undefined;
   let timeStamper: TimeStamper | undefined;
   let unavailable: string[] = [];
