@@ -234,6 +234,18 @@ export function facePool(): CpuPool {
   return holder[FACE_POOL];
 }
 
+const REVOCATION_POOL = Symbol.for("firmaviva.revocation-pool");
+
+/**
+ * Outside CRLs are parsed in their own single worker: the request for them comes from a signing
+ * task that holds a worker of the main pool while it waits, so using that pool could deadlock it.
+ */
+export function revocationPool(): CpuPool {
+  const holder = globalThis as { [REVOCATION_POOL]?: CpuPool };
+  holder[REVOCATION_POOL] ??= new CpuPool({ size: 1, maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"), taskTimeoutMs: 30_000, maxHeapMb: 512 });
+  return holder[REVOCATION_POOL];
+}
+
 function numberFromEnv(name: string): number | undefined {
   const value = Number(process.env[name]);
   return Number.isFinite(value) && value > 0 ? value : undefined;
