@@ -18,7 +18,7 @@ const seenByTsa: (string | undefined)[] = [];
 let tsa: http.Server;
 const contract = fixture("pdfs/valid/libreoffice74-contrato-a4.pdf");
 const large = fixture("pdfs/valid/classic-xref-pdftex-tracemonkey.pdf");
-const signer = { names: "Luis", last_names: "Rojas", person_id: "12345678", nationality: "PER", person_id_type: "DNI", page: 1 };
+const signer = { names: "Luis", last_names: "Rojas", person_id: "12345678", nationality: "PER", person_id_type: "DNI" };
 
 function verify(server: TestServer, pdf: Uint8Array) {
   const form = new FormData();

@@ -19,7 +19,7 @@ let a: StampApiClient;
 let b: StampApiClient;
 let caPem: string;
 const contract = fixture("pdfs/valid/libreoffice74-contrato-a4.pdf");
-const signer = { names: "Ana", last_names: "Quispe Mamani", person_id: "45678912", nationality: "PER", person_id_type: "DNI", page: 1 };
+const signer = { names: "Ana", last_names: "Quispe Mamani", person_id: "45678912", nationality: "PER", person_id_type: "DNI" };
 
 async function signedPdf(response: Response): Promise<Uint8Array> {
   const body = await response.json();
