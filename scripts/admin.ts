@@ -10,6 +10,7 @@ import { DataDirInUseError } from "@/db/lock-data-dir";
 import { isAppError } from "@/lib/errors";
 import { createOrganization } from "@/lib/organizations/create-organization";
 import { setOrganizationStatus } from "@/lib/organizations/set-organization-status";
+import { setPrivateCallbacks } from "@/lib/organizations/set-private-callbacks";
 import { updateOrganizationSettings } from "@/lib/organizations/update-organization-settings";
 import { listOrganizations } from "@/lib/organizations/list-organizations";
 import { findOrganizationByDomain } from "@/lib/organizations/find-organization";
@@ -77,7 +78,7 @@ const commands: Record<string, (values: Values, positionals: string[], db: Db) =
     const organization = await findOrganizationByDomain(required(p[0], "domain"), db);
     const switchTo = required(p[1], "on|off");
     if (switchTo !== "on" && switchTo !== "off") throw new UsageError("the second argument must be on or off");
-    const row = await updateOrganizationSettings({ organizationId: organization.id, settings: { allowPrivateCallbacks: switchTo === "on" }, actor: "admin-cli" }, db);
+    const row = await setPrivateCallbacks({ organizationId: organization.id, allow: switchTo === "on", actor: "admin-cli" }, db);
     return row.allowPrivateCallbacks
       ? `${row.domain}: callbacks may now go to private-network receivers (10.x, 192.168.x, localhost...); only for on-premises installations`
       : `${row.domain}: callbacks to private-network receivers are refused`;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { ZOrganizationSettings, type OrganizationSettingsInput } from "@/lib/organizations/schemas";
 import { nationalities } from "@/lib/processes/check-national-id";
@@ -9,13 +9,13 @@ import type { Locale } from "@/lib/i18n/messages";
 import { translatorFor } from "@/components/ui/use-translator";
 import { updateSettingsAction } from "@/app/(staff)/organization/actions";
 
-type Props = { locale: Locale; initial: OrganizationSettingsInput; editable: boolean; timeZones: string[] };
+/** `privateCallbacks` is shown, never edited here: the platform administrator sets it. */
+type Props = { locale: Locale; initial: OrganizationSettingsInput; privateCallbacks: boolean; editable: boolean; timeZones: string[] };
 
-export function SettingsForm({ locale, initial, editable, timeZones }: Props) {
+export function SettingsForm({ locale, initial, privateCallbacks, editable, timeZones }: Props) {
   const t = translatorFor(locale);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const { register, handleSubmit, control, formState: { errors, isSubmitting } } = useForm<OrganizationSettingsInput>({ resolver: zodResolver(ZOrganizationSettings), defaultValues: initial });
-  const privateCallbacks = useWatch({ control, name: "allowPrivateCallbacks" });
+  const { register, handleSubmit, formState: { errors, isSubmitting } } = useForm<OrganizationSettingsInput>({ resolver: zodResolver(ZOrganizationSettings), defaultValues: initial });
   const onSubmit = handleSubmit(async (values) => {
     const result = await updateSettingsAction(values);
     setMessage({ ok: result.ok, text: result.message });
@@ -45,10 +45,9 @@ export function SettingsForm({ locale, initial, editable, timeZones }: Props) {
           <p className="muted">{t("org.timeZoneHelp")}</p>
           {errors.timeZone && <p className="field-error">{errors.timeZone.message}</p>}
         </div>
-        <div className="stack-tight">
-          <label className="inline"><input type="checkbox" {...register("allowPrivateCallbacks")} /> {t("org.privateCallbacks")}</label>
-          <p className={privateCallbacks ? "alert" : "muted"} role={privateCallbacks ? "alert" : undefined} data-testid="private-callbacks-warning">{t("org.privateCallbacksWarning")}</p>
-        </div>
+        <p className={privateCallbacks ? "alert" : "muted"} data-testid="private-callbacks-state" data-allowed={String(privateCallbacks)}>
+          {t(privateCallbacks ? "org.privateCallbacksOn" : "org.privateCallbacksOff")} {t("org.privateCallbacksPlatformOnly")}
+        </p>
         {editable && <button type="submit" className="button" disabled={isSubmitting}>{t("common.save")}</button>}
       </fieldset>
       {!editable && <p className="muted">{t("org.ownerOnly")}</p>}

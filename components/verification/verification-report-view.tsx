@@ -42,6 +42,12 @@ function SignatureCard({ index, signature: s, t, locale, timeZone }: { index: nu
       <dl className="facts">
         <dt>{s.kind === "signature" ? t.signer : t.authority}</dt>
         <dd>{s.signer ?? "—"}</dd>
+        {s.signerOrganization && (
+          <>
+            <dt>{t.vouchedBy}</dt>
+            <dd data-testid="verify-signer-organization">{s.signerOrganization}</dd>
+          </>
+        )}
         <dt>{t.when}</dt>
         <dd>{s.signingTime ? `${format(s.signingTime.at)} (${t.source[s.signingTime.source]})` : "—"}</dd>
         {s.kind === "signature" && (

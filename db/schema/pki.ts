@@ -53,6 +53,9 @@ export const certificateHolders = pgTable(
     failedAttempts: integer("failed_attempts").notNull().default(0),
     lockedUntil: timestamp("locked_until", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** Who asserted the holder's identity (staff e-mail or stamp-API user); null for holders enrolled before it was recorded. */
+    enrolledBy: text("enrolled_by"),
+    enrolledByUserId: uuid("enrolled_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("certificate_holders_org_username_key").on(t.organizationId, t.signUsername)],

@@ -1,7 +1,10 @@
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { organizations, users } from "./organizations";
 
-/** One stamp-API transaction. tx_token uniqueness is the database's job, so racing requests cannot both win. */
+/**
+ * One stamp-API transaction. tx_token uniqueness is the database's job, so racing requests cannot
+ * both win; it is unique per organization, so no organization can take, or probe for, another's.
+ */
 export const stampTransactions = pgTable(
   "stamp_transactions",
   {
@@ -26,7 +29,9 @@ export const stampTransactions = pgTable(
     completedAt: timestamp("completed_at", { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex("stamp_transactions_tx_token_key").on(t.txToken),
+    uniqueIndex("stamp_transactions_org_tx_token_key").on(t.organizationId, t.txToken),
+    // the public /verify/<tx_token> page of links printed before tokens were per organization
+    index("stamp_transactions_tx_token_idx").on(t.txToken, t.createdAt),
     uniqueIndex("stamp_transactions_doc_id_key").on(t.docId),
     index("stamp_transactions_org_idx").on(t.organizationId, t.createdAt),
   ],

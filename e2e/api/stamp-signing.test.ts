@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../fixtures/start-test-server";
+import { ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
 import { StampApiClient, fixture } from "../fixtures/stamp-api-client";
 import http from "node:http";
 import { decodeQrOnPage, pageCount, pageText, qpdfCheck, validatePdf } from "../fixtures/independent-validators";
@@ -61,7 +61,7 @@ describe("signPDF", () => {
     expect(qr).not.toBeNull();
     expect(qr).toContain("José Ñúñez Pérez Güiraldes");
     expect(qr).toContain("AutoQrToken000000001");
-    expect(qr!.split("\n").at(-1)).toBe(`${server.baseUrl}/verify/AutoQrToken000000001`);
+    expect(qr!.split("\n").at(-1)).toBe(`${server.baseUrl}/verify/AutoQrToken000000001?org=${ORG_DOMAIN}`);
     expect(pageText(pdf, 1)).toContain("Ñúñez");
   });
 
@@ -230,7 +230,7 @@ describe("verification page", () => {
   it("shows the signer and the SHA-256 of the signed file", async () => {
     const response = await api.signPdf({ ...signer, page: 1, tx_token: "VerifyPageToken00001" }, { pdf: contract, image: portrait });
     const pdf = await signedPdfOf(response);
-    const html = await (await fetch(`${server.baseUrl}/verify/VerifyPageToken00001`)).text();
+    const html = await (await fetch(`${server.baseUrl}/verify/VerifyPageToken00001?org=${ORG_DOMAIN}`)).text();
     const { createHash } = await import("node:crypto");
     expect(html).toContain(createHash("sha256").update(pdf).digest("hex"));
     expect(html).toContain("José Ñúñez");

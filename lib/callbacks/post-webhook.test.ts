@@ -7,6 +7,11 @@ describe("isPrivateAddress", () => {
     ["127.0.0.1", true], ["10.1.2.3", true], ["172.20.0.1", true], ["192.168.1.1", true], ["169.254.169.254", true],
     ["::1", true], ["fe80::1", true], ["fd00::1", true], ["::ffff:127.0.0.1", true], ["0.0.0.0", true],
     ["8.8.8.8", false], ["2001:4860:4860::8888", false], ["::ffff:8.8.8.8", false],
+    // IPv6 forms that embed an IPv4 address, and the old site-local range (issue 26)
+    ["::ffff:7f00:1", true], ["::7f00:1", true], ["::127.0.0.1", true], ["::8.8.8.8", true],
+    ["::ffff:0:7f00:1", true], ["::ffff:0:808:808", true], ["2002:7f00:1::1", true], ["2002:808:808::1", true],
+    ["64:ff9b::7f00:1", true], ["64:ff9b:1::a00:1", true], ["64:ff9b:1:ffff::1", true], ["fec0::1", true], ["feff::1", true],
+    ["not-an-address", true],
   ];
   for (const [address, expected] of cases) it(`${address} → ${expected}`, () => expect(isPrivateAddress(address)).toBe(expected));
 });

@@ -16,14 +16,22 @@ for (const [network, prefix] of [
   ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
   ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4],
 ] as const) blocked.addSubnet(network, prefix, "ipv4");
-for (const [network, prefix] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["64:ff9b::", 96]] as const) {
+// The IPv6 forms that carry an IPv4 address (compatible, translated, 6to4, NAT64) reach whatever that
+// address is, so they are refused whole; fec0::/10 is the deprecated site-local range, still routed inside some networks.
+for (const [network, prefix] of [
+  ["::", 96], ["::ffff:0:0:0", 96], ["2002::", 16], ["64:ff9b::", 96], ["64:ff9b:1::", 48],
+  ["fc00::", 7], ["fe80::", 10], ["fec0::", 10], ["ff00::", 8],
+] as const) {
   blocked.addSubnet(network, prefix, "ipv6");
 }
 
+/** Loopback, private, link-local, multicast, reserved, or an IPv6 form that embeds an IPv4 address. */
 export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blocked.check(mapped[1], "ipv4");
-  return blocked.check(address, net.isIPv6(address) ? "ipv6" : "ipv4");
+  // net.BlockList judges ::ffff:a.b.c.d (and ::ffff:7f00:1) by the IPv4 rules; ipaddr.js is not used
+  // here because it reads ::a.b.c.d as IPv4-mapped
+  const family = net.isIP(address);
+  if (family === 0) return true;
+  return blocked.check(address, family === 6 ? "ipv6" : "ipv4");
 }
 
 type Lookup = NonNullable<http.RequestOptions["lookup"]>;

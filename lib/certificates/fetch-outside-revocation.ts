@@ -1,12 +1,18 @@
+import { createHash } from "node:crypto";
 import { getPublicResource } from "@/lib/callbacks/get-public-resource";
 import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
+import { revocationPool } from "@/lib/runtime/cpu-pool";
+import type { OutsideCrlCheck } from "./check-outside-crl";
 
-const TIMEOUT_MS = 10_000;
+/** One deadline for every fetch of a chain, which all run at once. */
+const DEADLINE_MS = 10_000;
 const MAX_CRL_BYTES = 10 * 1024 * 1024;
-const MAX_CACHED = 64;
+/** The cache holds at most this many bytes of CRLs, whatever their number. */
+const MAX_CACHED_BYTES = 32 * 1024 * 1024;
 const CACHE = Symbol.for("firmaviva.outside-crls");
 type Cached = { crlDer: Uint8Array; nextUpdate: number };
-type Holder = { [CACHE]?: Map<string, Cached> };
+type Cache = { entries: Map<string, Cached>; bytes: number };
+type Holder = { [CACHE]?: Cache };
 
 export type OutsideRevocation = {
   crls: Uint8Array[];
@@ -19,48 +25,42 @@ export type OutsideRevocation = {
 /**
  * Revocation data for certificates our CAs did not issue (an imported agent certificate, a PKCS#12
  * holder): the CRL at each certificate's distribution point, fetched at signing time with the
- * callbacks' address guard, a timeout and a size cap, and cached until its nextUpdate. A CRL is used
- * only when its issuer's certificate (from the chain or TRUST_ANCHORS_FILE) verifies it, it is
- * current, and it was issued at or after the certificate's notBefore (the timing rule).
+ * callbacks' address guard and a size cap, every URL of the chain at once under one deadline. A
+ * CRL is parsed and judged in the revocation worker, and used only when its issuer's certificate
+ * (from the chain or TRUST_ANCHORS_FILE) verifies it, it is current, and it was issued at or after
+ * the certificate's notBefore (the timing rule). Only a CRL whose signature verified is cached,
+ * until its nextUpdate, under the address policy it was fetched with (a CRL fetched from a
+ * private address for one organization is never served to another), in a cache bounded in bytes.
  */
 export async function fetchOutsideRevocation(
   certificatesDer: Uint8Array[],
   options: { issuersDer: Uint8Array[]; isPlatformIssued: (certificate: x509.X509Certificate) => boolean; allowPrivate: boolean; now?: Date },
 ): Promise<OutsideRevocation> {
   const now = options.now ?? new Date();
+  const deadline = Date.now() + DEADLINE_MS;
   const pool = [...certificatesDer, ...options.issuersDer].map((der) => readX509Certificate(der));
+  const outcomes = await Promise.all(
+    certificatesDer.map(async (der): Promise<{ crl: Uint8Array; issuer: Uint8Array } | { subject: string; reason: string } | null> => {
+      const certificate = readX509Certificate(der);
+      if (certificate.subject === certificate.issuer || options.isPlatformIssued(certificate)) return null;
+      const issuer = pool.find((candidate) => candidate.subject === certificate.issuer && candidate !== certificate);
+      if (!issuer) return { subject: certificate.subject, reason: "issuer certificate unknown" };
+      const urls = distributionUrls(certificate);
+      if (urls.length === 0) return { subject: certificate.subject, reason: "no http CRL distribution point" };
+      const issuerDer = new Uint8Array(issuer.rawData);
+      const checks = await Promise.all(urls.map((url) => usableCrl(url, { certificateDer: der, issuerDer, allowPrivate: options.allowPrivate, now, deadline })));
+      const found = checks.find((check) => check.crlDer);
+      if (found?.crlDer) return { crl: found.crlDer, issuer: issuerDer };
+      return { subject: certificate.subject, reason: checks.map((check) => check.reason).join("; ") };
+    }),
+  );
   const result: OutsideRevocation = { crls: [], certificates: [], missing: [] };
-  for (const certificate of certificatesDer.map((der) => readX509Certificate(der))) {
-    if (certificate.subject === certificate.issuer || options.isPlatformIssued(certificate)) continue;
-    const issuer = pool.find((candidate) => candidate.subject === certificate.issuer && candidate !== certificate);
-    if (!issuer) {
-      result.missing.push({ subject: certificate.subject, reason: "issuer certificate unknown" });
-      continue;
-    }
-    const urls = distributionUrls(certificate);
-    let found: Uint8Array | null = null;
-    let reason = urls.length === 0 ? "no http CRL distribution point" : "";
-    for (const url of urls) {
-      try {
-        const crlDer = await cachedCrl(url, options.allowPrivate, now);
-        const crl = new x509.X509Crl(new Uint8Array(crlDer));
-        if (crl.issuer !== certificate.issuer) throw new Error("CRL of another issuer");
-        if (!(await crl.verify({ publicKey: issuer.publicKey }).catch(() => false))) throw new Error("CRL signature does not verify");
-        if (crl.thisUpdate < certificate.notBefore) throw new Error("CRL issued before the certificate");
-        if (crl.thisUpdate > now || (crl.nextUpdate && crl.nextUpdate < now)) throw new Error("CRL not current");
-        if (crl.findRevoked(certificate)) throw new Error("certificate revoked");
-        found = crlDer;
-        break;
-      } catch (error) {
-        reason = `${url}: ${(error as Error).message}`;
-      }
-    }
-    if (!found) {
-      result.missing.push({ subject: certificate.subject, reason });
-      continue;
-    }
-    result.crls.push(found);
-    result.certificates.push(new Uint8Array(issuer.rawData));
+  for (const outcome of outcomes) {
+    if (!outcome) continue;
+    if ("crl" in outcome) {
+      result.crls.push(outcome.crl);
+      result.certificates.push(outcome.issuer);
+    } else result.missing.push(outcome);
   }
   return result;
 }
@@ -77,16 +77,67 @@ function distributionUrls(certificate: x509.X509Certificate): string[] {
   return urls.slice(0, 4);
 }
 
-async function cachedCrl(url: string, allowPrivate: boolean, now: Date): Promise<Uint8Array> {
-  const holder = globalThis as Holder;
-  const cache = (holder[CACHE] ??= new Map());
-  const cached = cache.get(url);
-  if (cached && cached.nextUpdate > now.getTime()) return cached.crlDer;
-  const crlDer = await getPublicResource(url, { allowPrivate, timeoutMs: TIMEOUT_MS, maxBytes: MAX_CRL_BYTES });
-  const nextUpdate = new x509.X509Crl(new Uint8Array(crlDer)).nextUpdate;
-  if (nextUpdate) {
-    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
-    cache.set(url, { crlDer, nextUpdate: nextUpdate.getTime() });
+/** The CRL at `url` when it is usable for the certificate, or why not. */
+async function usableCrl(
+  url: string,
+  context: { certificateDer: Uint8Array; issuerDer: Uint8Array; allowPrivate: boolean; now: Date; deadline: number },
+): Promise<{ crlDer?: Uint8Array; reason: string }> {
+  const key = `${context.allowPrivate ? "private-allowed" : "public-only"} ${url}`;
+  try {
+    const cached = cachedCrl(key, context.now);
+    const timeoutMs = Math.max(1, context.deadline - Date.now());
+    const crlDer = cached ?? (await getPublicResource(url, { allowPrivate: context.allowPrivate, timeoutMs, maxBytes: MAX_CRL_BYTES }));
+    const check: OutsideCrlCheck = await revocationPool().run("check-outside-crl", { crlDer, certificateDer: context.certificateDer, issuerDer: context.issuerDer, now: context.now.getTime() });
+    if (!cached && check.authentic && check.nextUpdate !== undefined) remember(key, crlDer, check.nextUpdate);
+    return check.usable ? { crlDer, reason: "" } : { reason: `${url}: ${check.reason}` };
+  } catch (error) {
+    return { reason: `${url}: ${(error as Error).message}` };
   }
-  return crlDer;
+}
+
+function cache(): Cache {
+  return ((globalThis as Holder)[CACHE] ??= { entries: new Map(), bytes: 0 });
+}
+
+function cachedCrl(key: string, now: Date): Uint8Array | undefined {
+  const entry = cache().entries.get(key);
+  if (entry && entry.nextUpdate > now.getTime()) return entry.crlDer;
+  if (entry) forget(key);
+  return undefined;
+}
+
+function remember(key: string, crlDer: Uint8Array, nextUpdate: number): void {
+  if (crlDer.byteLength > MAX_CACHED_BYTES) return;
+  const store = cache();
+  forget(key);
+  // oldest first (a Map keeps insertion order) until the new CRL fits
+  for (const oldest of store.entries.keys()) {
+    if (store.bytes + crlDer.byteLength <= MAX_CACHED_BYTES) break;
+    forget(oldest);
+  }
+  store.entries.set(key, { crlDer, nextUpdate });
+  store.bytes += crlDer.byteLength;
+}
+
+function forget(key: string): void {
+  const store = cache();
+  const entry = store.entries.get(key);
+  if (!entry) return;
+  store.entries.delete(key);
+  store.bytes -= entry.crlDer.byteLength;
+}
+
+/** What the cache holds now, for tests: keys (policy and URL), total bytes, and each CRL's fingerprint. */
+export function outsideCrlCacheContents(): { keys: string[]; bytes: number; sha256: string[] } {
+  const store = cache();
+  return {
+    keys: [...store.entries.keys()],
+    bytes: store.bytes,
+    sha256: [...store.entries.values()].map((entry) => createHash("sha256").update(entry.crlDer).digest("hex")),
+  };
+}
+
+/** Empties the cache (tests). */
+export function forgetOutsideCrls(): void {
+  delete (globalThis as Holder)[CACHE];
 }

@@ -87,7 +87,7 @@ beforeAll(async () => {
   const agente = await stamp({ ...person, page: 1, sign_type: "agente" });
   outputs.push({ name: "agente, stamp on page 1", level: "B-LT", signatures: 1, bytes: agente });
   outputs.push({ name: "otp, stamp on an appended page (page 0)", level: "B-LT", signatures: 1, bytes: await stamp({ ...person, page: 0, sign_type: "otp", email: "rosa@ltv.test" }) });
-  await enrollCertificateHolder({ ...ZEnrollCertificateHolder.parse({ sign_username: "rosa.huaman", sign_password: "Holder-Password-1", sign_pin: "2468", ...person, validity_days: 3 * 365 }), organizationId: organization.id }, { db: services.db, settings });
+  await enrollCertificateHolder({ ...ZEnrollCertificateHolder.parse({ sign_username: "rosa.huaman", sign_password: "Holder-Password-1", sign_pin: "2468", ...person, validity_days: 3 * 365 }), organizationId: organization.id, enrolledBy: { userId: null, actor: "owner@ltv.test" } }, { db: services.db, settings });
   outputs.push({ name: "digital (built-in holder), invisible", level: "B-LT", signatures: 1, bytes: await stamp({ sign_type: "digital", sign_username: "rosa.huaman", sign_password: "Holder-Password-1", sign_pin: "2468" }) });
   outputs.push({ name: "agente, third signature on a twice-signed file", level: "B-LT", signatures: 3, bytes: await stamp({ ...person, page: 1, position_y: 300 }, await stamp({ ...person, page: 1, position_y: 160 }, agente)) });
 

@@ -44,6 +44,11 @@ export const ZEnv = z.object({
   // read by the worker pool itself (lib/runtime/cpu-pool.ts); validated here so a typo stops the start
   CPU_WORKERS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).optional()),
   CPU_QUEUE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
+  // the anonymous verifier's share of the pool: workers it may hold (default all but one) and tasks that may wait
+  VERIFY_WORKERS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).optional()),
+  VERIFY_QUEUE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
+  // verifications a minute per client address (IPv6: per /64)
+  VERIFY_RATE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100_000).default(20)),
   CPU_TASK_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1000).max(3_600_000).optional()),
   TRUST_ANCHORS_FILE: optionalString,
   FRAME_ANCESTORS: z.preprocess(
@@ -55,6 +60,8 @@ export const ZEnv = z.object({
   ),
   TSA_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
   TSA_AUTH_TOKEN: optionalString,
+  // sent to an external TSA_URL; never the token that guards our own /api/tsa
+  TSA_URL_AUTH_TOKEN: optionalString,
   STAMP_TOKEN_TTL_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().positive().default(30)),
   FACE_MATCH_THRESHOLD: z.preprocess(emptyAsUndefined, z.coerce.number().gt(0).max(1).optional()),
   OUTBOX_RETRY_BASE_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().positive().max(3600).default(30)),

@@ -19,7 +19,7 @@ export async function produceEvidenceSummary(
 ): Promise<{ pdf: Uint8Array; fileName: string }> {
   const { db, config } = services;
   const evidence = await collectProcessEvidence(input, db);
-  const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
+  const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_URL_AUTH_TOKEN };
   const signer = await loadAgentSigner(input.organizationId, { db, settings });
   const timeStamper = await timeStamperFor({ db, settings });
   // drawing, signing and the validation data run in the worker pool; the database-backed TSA answers from here

@@ -28,6 +28,7 @@ export const auditActionNamesEs: Record<AuditAction, string> = {
   "organization.private_callbacks_refused": "Callbacks a red privada prohibidos",
   "identity_registry.imported": "Registro de identidades importado",
   "selfie.read": "Selfie consultada por el API",
+  "certificate_holder.enrolled": "Titular de certificado registrado",
 };
 
 export const auditActionNamesEn: Record<AuditAction, string> = {
@@ -57,4 +58,5 @@ export const auditActionNamesEn: Record<AuditAction, string> = {
   "organization.private_callbacks_refused": "Private-network callbacks refused",
   "identity_registry.imported": "Identity registry imported",
   "selfie.read": "Selfie read through the API",
+  "certificate_holder.enrolled": "Certificate holder enrolled",
 };

@@ -9,6 +9,7 @@ export async function listOrganizations(db: Db) {
       domain: organizations.domain,
       displayName: organizations.displayName,
       status: organizations.status,
+      allowPrivateCallbacks: organizations.allowPrivateCallbacks,
       staff: sql<number>`count(${users.id})::int`,
       createdAt: organizations.createdAt,
     })

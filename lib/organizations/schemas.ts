@@ -27,15 +27,20 @@ export const ZCreateStaffUser = z.object({
 });
 export type CreateStaffUserInput = z.input<typeof ZCreateStaffUser>;
 
-export const ZOrganizationSettings = z.object({
+/**
+ * The owner's settings. Strict: a request that also names `allowPrivateCallbacks` (the SSRF guard,
+ * a platform decision) is refused as a whole, not silently trimmed.
+ */
+export const ZOrganizationSettings = z.strictObject({
   linkMode: z.enum(["shared", "per-signer"]),
   requireApproval: z.boolean(),
   enabledNationalities: z.array(z.enum(nationalities)).min(1, "habilite al menos un tipo de documento"),
   timeZone: z.string().trim().max(64).refine(isKnownTimeZone, "zona horaria desconocida (ejemplo: America/Lima)"),
-  /** SSRF guard switch for on-premises receivers; off by default, every change audited. */
-  allowPrivateCallbacks: z.boolean(),
 });
 export type OrganizationSettingsInput = z.infer<typeof ZOrganizationSettings>;
+
+/** The platform administrator's switch of one organization's SSRF guard. */
+export const ZPrivateCallbacksSwitch = z.strictObject({ domain: ZDomain, allow: z.boolean() });
 
 /** The dashboard's "add staff" form: the organization comes from the session. */
 export const ZNewStaffUser = ZCreateStaffUser.pick({ email: true, password: true, role: true });

@@ -74,12 +74,20 @@ describe("issue certificates", () => {
     expect(readX509Certificate(a.certificateDer).serialNumber).not.toBe(readX509Certificate(b.certificateDer).serialNumber);
   });
 
-  it("issues a holder certificate valid for days", async () => {
+  it("issues a holder certificate valid for days, naming the organization that vouched (O)", async () => {
     const now = new Date(Math.floor(Date.now() / 1000) * 1000); // certificates keep whole seconds
-    const holder = await issueHolderCertificate(pki.issuing, { ...person, validityDays: 365, crlBaseUrl, now });
+    const holder = await issueHolderCertificate(pki.issuing, { ...person, organization: "Notaría Díaz, S.A.C.", validityDays: 365, crlBaseUrl, now });
     const certificate = readX509Certificate(holder.certificateDer);
     expect(certificate.notAfter.getTime() - now.getTime()).toBe(365 * 24 * 3600 * 1000);
     expect(verify(holder.certificateDer, "holder.pem")).toContain(": OK");
+    expect(certificate.subjectName.getField("O")).toEqual(["Notaría Díaz, S.A.C."]);
+    // a signer certificate of a process is not a holder's: no organization asserted it
+    const signer = await issueSignerCertificate(pki.issuing, { ...person, validityMinutes: 5, crlBaseUrl });
+    expect(readX509Certificate(signer.certificateDer).subjectName.getField("O")).toEqual([]);
+  });
+
+  it.each([" ", "x".repeat(65)])("refuses a holder certificate whose organization is %j", async (organization) => {
+    await expect(issueHolderCertificate(pki.issuing, { ...person, organization, validityDays: 5, crlBaseUrl })).rejects.toSatisfy((error) => isPkiError(error, "INVALID_INPUT"));
   });
 
   it("issues an agent certificate for an organization", async () => {
@@ -92,7 +100,7 @@ describe("issue certificates", () => {
   });
 
   it("never outlives the issuing CA", async () => {
-    const holder = await issueHolderCertificate(pki.issuing, { ...person, validityDays: 100 * 365, crlBaseUrl });
+    const holder = await issueHolderCertificate(pki.issuing, { ...person, organization: "ACME", validityDays: 100 * 365, crlBaseUrl });
     expect(readX509Certificate(holder.certificateDer).notAfter.getTime()).toBe(readX509Certificate(pki.issuing.certificateDer).notAfter.getTime());
   });
 

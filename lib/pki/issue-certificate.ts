@@ -29,7 +29,8 @@ export function personSerialNumber(identity: Pick<PersonIdentity, "idType" | "na
   return `${prefix}${identity.nationality}-${identity.idNumber}`;
 }
 
-function personSubject(identity: PersonIdentity): x509.JsonNameParams {
+/** `organization`: who vouched for the identity (holder certificates), as O of the subject. */
+function personSubject(identity: PersonIdentity, organization?: string): x509.JsonNameParams {
   const givenNames = identity.givenNames.trim();
   const lastNames = identity.lastNames.trim();
   if (!givenNames || !lastNames) throw new PkiError("INVALID_INPUT", "givenNames and lastNames are required");
@@ -37,8 +38,11 @@ function personSubject(identity: PersonIdentity): x509.JsonNameParams {
   // serialNumber is a PrintableString: digits, letters and hyphens cover every supported id format
   if (!/^[A-Za-z0-9-]{1,40}$/.test(identity.idNumber)) throw new PkiError("INVALID_INPUT", "idNumber has invalid characters");
   const country = alpha2ByNationality[identity.nationality];
+  const vouchedBy = organization?.trim();
+  if (organization !== undefined && (!vouchedBy || vouchedBy.length > 64)) throw new PkiError("INVALID_INPUT", "organization must be 1 to 64 characters");
   return [
     ...(country ? [{ C: [country] }] : []),
+    ...(vouchedBy ? [{ O: [vouchedBy] }] : []),
     { SN: [lastNames] },
     { G: [givenNames] },
     { [oids.subjectSerialNumber]: [{ printableString: personSerialNumber(identity) }] },
@@ -104,12 +108,13 @@ export async function issueSignerCertificate(
 /** Long-lived personal certificate held by the service for the "digital" signature type. */
 export async function issueHolderCertificate(
   issuing: IssuedCertificate,
-  options: PersonIdentity & { validityDays: number; crlBaseUrl: string; now?: Date },
+  options: PersonIdentity & { organization: string; validityDays: number; crlBaseUrl: string; now?: Date },
 ): Promise<IssuedCertificate> {
   requirePositiveInteger(options.validityDays, "validityDays");
   const now = options.now ?? new Date();
   return createCertificate({
-    subject: personSubject(options),
+    // the organization that asserted this name and ID number is part of what the platform CA certifies
+    subject: personSubject(options, options.organization),
     issuer: issuing,
     crlBaseUrl: options.crlBaseUrl,
     notBefore: new Date(now.getTime() - clockSkew),

@@ -27,6 +27,22 @@ async function worstLoopDelay(work: Promise<unknown>): Promise<number> {
 }
 
 describe("CpuPool", () => {
+  test("the public lane keeps to its share: signing still gets a worker and a queue while anonymous tasks fill theirs", async () => {
+    pool = new CpuPool({ size: 2, maxQueue: 4, publicLane: { running: 1, queued: 2 } });
+    await Promise.all([pool.run("diagnose-spin", { ms: 1 }), pool.run("diagnose-spin", { ms: 1 })]); // both workers booted
+    const finished: string[] = [];
+    const publicTasks = [0, 1, 2].map((n) => pool!.run("diagnose-spin", { ms: 3_000 }, {}, [], "public").then((out) => (finished.push(`public ${n}`), out)));
+    // one running, two queued: the next anonymous task is refused at once
+    const refused = await pool.run("diagnose-spin", { ms: 1 }, {}, [], "public").catch((e: unknown) => e);
+    expect(isAppError(refused) && refused.code).toBe("BUSY");
+    // a signing-lane task takes the free worker instead of waiting behind the anonymous queue
+    expect(await pool.run("diagnose-spin", { ms: 1 })).toBe("done");
+    finished.push("signing");
+    expect(await Promise.all(publicTasks)).toEqual(["done", "done", "done"]);
+    // the anonymous tasks ran one at a time on their one worker, the signing task before the second ended
+    expect(finished.indexOf("signing")).toBeLessThan(finished.indexOf("public 1"));
+  }, 60_000);
+
   test("runs a verification in a worker and returns the same report as in-process", async () => {
     pool = new CpuPool({ size: 1 });
     const report = await pool.run("verify-pdf", { bytes: signed, anchorsDer: [] });

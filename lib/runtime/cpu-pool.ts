@@ -14,11 +14,20 @@ export type CpuPoolOptions = {
   maxQueue?: number;
   /** A task running longer is stopped: its worker is terminated and replaced. */
   taskTimeoutMs?: number;
-  /** The pool's name in metrics (cpu, face). */
+  /** The pool's name in metrics (cpu, face, revocation). */
   name?: string;
   /** Heap limit of each worker; a task that needs more gets PDF_TOO_COMPLEX, the server lives on. */
   maxHeapMb?: number;
+  /**
+   * The anonymous lane (public verification): at most `running` of its tasks hold workers at once
+   * (default: all workers but one, at least one) and at most `queued` wait, in a queue of their own;
+   * past that its callers get BUSY while signing keeps the rest of the pool and the whole main queue.
+   */
+  publicLane?: { running?: number; queued?: number };
 };
+
+/** Which share of the pool a task draws on. */
+export type CpuLane = "main" | "public";
 
 /** What a task may ask the main thread for while it runs (database, network, keys it does not hold). */
 export type MainThreadCalls = Record<string, (...args: never[]) => Promise<unknown>>;
@@ -31,6 +40,7 @@ type Job = {
   calls: MainThreadCalls;
   timing: boolean;
   transfer: ArrayBuffer[];
+  lane: CpuLane;
   resolve: (value: { output: unknown; timing?: TaskTiming }) => void;
   reject: (error: Error) => void;
 };
@@ -60,6 +70,8 @@ export class CpuPool {
   private readonly taskTimeoutMs: number;
   private readonly maxHeapMb: number;
   readonly name: string;
+  private readonly publicRunning: number;
+  private readonly publicQueued: number;
 
   constructor(options: CpuPoolOptions = {}) {
     this.name = options.name ?? "cpu";
@@ -67,16 +79,18 @@ export class CpuPool {
     this.maxQueue = options.maxQueue ?? 32;
     this.taskTimeoutMs = options.taskTimeoutMs ?? 60_000;
     this.maxHeapMb = options.maxHeapMb ?? 1024;
+    this.publicRunning = Math.max(1, Math.min(this.size, options.publicLane?.running ?? this.size - 1));
+    this.publicQueued = Math.max(0, options.publicLane?.queued ?? 8);
   }
 
   /** `transfer`: buffers of the input that the caller gives up, moved to the worker instead of copied. */
-  async run<N extends CpuTaskName>(task: N, input: CpuTaskInput<N>, calls: MainThreadCalls = {}, transfer: ArrayBuffer[] = []): Promise<CpuTaskOutput<N>> {
-    if (this.queue.length >= this.maxQueue) throw new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos.");
+  async run<N extends CpuTaskName>(task: N, input: CpuTaskInput<N>, calls: MainThreadCalls = {}, transfer: ArrayBuffer[] = [], lane: CpuLane = "main"): Promise<CpuTaskOutput<N>> {
+    if (this.waiting(lane) >= (lane === "public" ? this.publicQueued : this.maxQueue)) throw new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos.");
     const timing = isRecording();
     const started = performance.now();
     const observe = (outcome: "ok" | "error") => metrics().poolTaskDuration.observe({ pool: this.name, task, outcome }, (performance.now() - started) / 1000);
     const done = await new Promise<{ output: unknown; timing?: TaskTiming }>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, task, input, calls, timing, transfer, resolve, reject });
+      this.queue.push({ id: this.nextId++, task, input, calls, timing, transfer, lane, resolve, reject });
       this.dispatch();
     }).catch((error: unknown) => {
       observe("error");
@@ -113,12 +127,21 @@ export class CpuPool {
     await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
   }
 
+  /** Tasks of the lane waiting for a worker: each lane's queue limit counts only its own. */
+  private waiting(lane: CpuLane): number {
+    return this.queue.reduce((count, job) => count + (job.lane === lane ? 1 : 0), 0);
+  }
+
   private dispatch(): void {
     while (this.queue.length > 0) {
+      // first come, first served, except that public tasks past their share of workers wait
+      const publicBusy = this.slots.filter((candidate) => candidate.job?.lane === "public").length >= this.publicRunning;
+      const index = this.queue.findIndex((job) => job.lane === "main" || !publicBusy);
+      if (index === -1) return;
       let slot = this.slots.find((candidate) => !candidate.job);
       if (!slot && this.slots.length < this.size) slot = this.spawn();
       if (!slot) return;
-      const job = this.queue.shift()!;
+      const [job] = this.queue.splice(index, 1);
       slot.job = job;
       this.startTimer(slot, job, slot.booted ? this.taskTimeoutMs : this.taskTimeoutMs + WORKER_BOOT_ALLOWANCE_MS);
       slot.worker.postMessage({ kind: "task", id: job.id, task: job.task, input: job.input, timing: job.timing || undefined }, job.transfer);
@@ -219,6 +242,7 @@ export function cpuPool(): CpuPool {
     size: numberFromEnv("CPU_WORKERS"),
     maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"),
     taskTimeoutMs: numberFromEnv("CPU_TASK_TIMEOUT_MS"),
+    publicLane: { running: numberFromEnv("VERIFY_WORKERS"), queued: numberFromEnv("VERIFY_QUEUE_LIMIT") },
   });
   return holder[POOL];
 }
@@ -233,6 +257,18 @@ export function facePool(): CpuPool {
   const holder = globalThis as { [FACE_POOL]?: CpuPool };
   holder[FACE_POOL] ??= new CpuPool({ name: "face", size: 1, maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"), taskTimeoutMs: 120_000, maxHeapMb: 1024 });
   return holder[FACE_POOL];
+}
+
+const REVOCATION_POOL = Symbol.for("firmaviva.revocation-pool");
+
+/**
+ * Outside CRLs are parsed in their own single worker: the request for them comes from a signing
+ * task that holds a worker of the main pool while it waits, so using that pool could deadlock it.
+ */
+export function revocationPool(): CpuPool {
+  const holder = globalThis as { [REVOCATION_POOL]?: CpuPool };
+  holder[REVOCATION_POOL] ??= new CpuPool({ name: "revocation", size: 1, maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"), taskTimeoutMs: 30_000, maxHeapMb: 512 });
+  return holder[REVOCATION_POOL];
 }
 
 function numberFromEnv(name: string): number | undefined {

@@ -8,6 +8,7 @@ import { judgeFacialTry } from "@/lib/signers/judge-facial-try";
 import { produceProcessSignature, type ProcessSignatureInput } from "@/lib/signers/produce-process-signature";
 import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
 import { signEvidenceSummary, type EvidenceSummaryInput } from "@/lib/evidence/sign-evidence-summary";
+import { checkOutsideCrl } from "@/lib/certificates/check-outside-crl";
 
 /** Lets a task ask the main thread for what only it has; the names are the run's `calls`. */
 export type TaskContext = { call: (name: string, ...args: unknown[]) => Promise<unknown> };
@@ -42,6 +43,8 @@ export const cpuTasks = {
   "import-pkcs12": (input: { bytes: Uint8Array; password: string }) => importPkcs12(input.bytes, input.password),
   // readiness (/api/health/ready): a worker answers
   ping: () => "pong",
+  // on the revocation pool only: asked for from main-thread calls that signing tasks wait on
+  "check-outside-crl": (input: Parameters<typeof checkOutsideCrl>[0]) => checkOutsideCrl(input),
   // never reached from a route: the pool's tests and the bench prove its time and memory limits with them
   "diagnose-spin": (input: { ms: number }) => {
     const until = Date.now() + input.ms;

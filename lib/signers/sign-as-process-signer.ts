@@ -41,7 +41,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
   const pinfo: SignerPinfo = plan.signer.pinfo!;
   const flow = flowOf(plan.signer.nat);
   const identity = { nationality: flow.country, idType: flow.idType };
-  const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
+  const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_URL_AUTH_TOKEN };
   const pki = await timed("database", () => loadPlatformPki({ db, settings }));
   const givenNames = pinfo.given_name.trim();
   const lastNames = pinfo.family_name.trim();

@@ -1,5 +1,6 @@
 import type { Db } from "@/db/client";
-import { certificateHolders, pkiCertificates } from "@/db/schema";
+import { certificateHolders, organizations, pkiCertificates } from "@/db/schema";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { AppError } from "@/lib/errors";
 import { hashPassword } from "@/lib/auth/password-hash";
 import { isUniqueViolation } from "@/db/is-unique-violation";
@@ -16,15 +17,22 @@ import { ZEnrollCertificateHolder, type EnrollCertificateHolderInput } from "./s
 
 export { ZEnrollCertificateHolder, type EnrollCertificateHolderInput };
 
+/** X.520 bounds an organization name at 64 characters. */
+const MAX_ORGANIZATION_NAME = 64;
+
 /**
  * Enrols a certificate holder for `digital` signatures: a certificate issued by the built-in CA or
  * imported from PKCS#12. The private key is stored encrypted under a key derived from the PIN,
- * which is never stored.
+ * which is never stored. A certificate of the shared platform CA names the organization that
+ * asserted the identity (O of the subject), and the holder row and the audit chain record who
+ * enrolled it: the CA certifies "this organization says so", never the name alone.
  */
 export async function enrollCertificateHolder(
-  input: EnrollCertificateHolderInput & { organizationId: string; p12?: Uint8Array },
+  input: EnrollCertificateHolderInput & { organizationId: string; p12?: Uint8Array; enrolledBy: { userId: string | null; actor: string } },
   { db, settings }: { db: Db; settings: PkiSettings },
 ) {
+  const [organization] = await db.select({ displayName: organizations.displayName }).from(organizations).where(eq(organizations.id, input.organizationId)).limit(1);
+  if (!organization) throw new AppError("NOT_FOUND");
   const pki = await loadPlatformPki({ db, settings });
   let certificateDer: Uint8Array;
   let pkcs8: Uint8Array;
@@ -49,6 +57,7 @@ export async function enrollCertificateHolder(
       idType: input.person_id_type,
       idNumber: input.person_id!,
       nationality: input.nationality,
+      organization: organization.displayName.trim().slice(0, MAX_ORGANIZATION_NAME),
       validityDays: input.validity_days,
       crlBaseUrl: crlBaseUrl(settings.publicUrl),
     });
@@ -69,10 +78,21 @@ export async function enrollCertificateHolder(
       }, tx);
       const [holder] = await tx
         .insert(certificateHolders)
-        .values({ organizationId: input.organizationId, signUsername: input.sign_username, passwordHash, certificateId: certificate.id })
+        .values({
+          organizationId: input.organizationId,
+          signUsername: input.sign_username,
+          passwordHash,
+          certificateId: certificate.id,
+          enrolledBy: input.enrolledBy.actor,
+          enrolledByUserId: input.enrolledBy.userId,
+        })
         .returning({ id: certificateHolders.id });
       const encrypted = await encryptWithPin(pkcs8, input.sign_pin, holderKeyAad(holder.id), holderKeyPepper(settings.secretKey));
       await tx.update(pkiCertificates).set({ privateKeyEncrypted: encrypted }).where(eq(pkiCertificates.id, certificate.id));
+      await recordAuditEvent(
+        { organizationId: input.organizationId, actor: input.enrolledBy.actor, action: "certificate_holder.enrolled", target: input.sign_username, detail: { subject: certificate.subject, source: input.source } },
+        tx,
+      );
       return { holderId: holder.id, signUsername: input.sign_username, subject: certificate.subject, notAfter: certificate.notAfter };
     });
   } catch (error) {

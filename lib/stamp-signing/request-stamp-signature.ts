@@ -79,11 +79,11 @@ export async function requestStampSignature(
     return signer;
   };
   // the upload is read nowhere else after this: its buffer moves to the worker
-  const job = { txToken, docId, organizationId: caller.organizationId, pdf: input.pdf.bytes, image, fields, giveUpInput: input.moveUpload === true };
+  const job = { txToken, docId, organizationId: caller.organizationId, organizationDomain: caller.organizationDomain, pdf: input.pdf.bytes, image, fields, giveUpInput: input.moveUpload === true };
   const signed = await signStampNow({ ...job, claim }, services).catch(async (error) => {
     // a worker stopped mid-claim (time limit) still leaves our claim to be marked failed
     await claiming;
-    if (claimed) await recordSignFailure({ txToken, message: signFailureMessage(error) }, services.db);
+    if (claimed) await recordSignFailure({ organizationId: caller.organizationId, txToken, message: signFailureMessage(error) }, services.db);
     throw error;
   });
   return fields.async ? { mode: "async", txToken, docId } : { mode: "sync", txToken, docId, ...signed };
@@ -119,7 +119,7 @@ async function claimTransaction(
       if (request.queuedInput) await enqueue({ kind: "stamp.sign", payload: { transactionId: row.id }, organizationId: caller.organizationId, maxAttempts: 3 }, tx);
     });
   } catch (error) {
-    if (isUniqueViolation(error, "stamp_transactions_tx_token_key")) throw new AppError("TX_TOKEN_REUSED", undefined, "tx_token");
+    if (isUniqueViolation(error, "stamp_transactions_org_tx_token_key")) throw new AppError("TX_TOKEN_REUSED", undefined, "tx_token");
     throw error;
   }
 }
@@ -131,8 +131,14 @@ export function signFailureMessage(error: unknown): string {
 }
 
 /** Marks a still-pending transaction failed with the reason the integrator will read. */
-export async function recordSignFailure(input: { txToken?: string; transactionId?: string; message: string }, db: Db): Promise<void> {
-  const which = input.transactionId ? eq(stampTransactions.id, input.transactionId) : eq(stampTransactions.txToken, input.txToken ?? "");
+export async function recordSignFailure(
+  input: { transactionId: string; message: string } | { organizationId: string; txToken: string; message: string },
+  db: Db,
+): Promise<void> {
+  // a tx_token names a transaction only within its organization
+  const which = "transactionId" in input
+    ? eq(stampTransactions.id, input.transactionId)
+    : and(eq(stampTransactions.organizationId, input.organizationId), eq(stampTransactions.txToken, input.txToken));
   await db
     .update(stampTransactions)
     .set({ status: "failed", failureMessage: input.message, completedAt: new Date() })

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { stampTransactions } from "@/db/schema";
+import { organizations, stampTransactions } from "@/db/schema";
 import { isAppError } from "@/lib/errors";
 import { PermanentJobFailure, type JobHandler } from "@/lib/outbox/run-dispatcher";
 import type { Services } from "@/lib/runtime/services";
@@ -21,7 +21,12 @@ const PERMANENT_CODES = new Set(["VALIDATION", "INVALID_PDF", "ENCRYPTED_PDF", "
 export function stampSignJobHandler(services: Services): JobHandler {
   const handler: JobHandler = async (job) => {
     const transactionId = String(job.payload.transactionId);
-    const [row] = await services.db.select().from(stampTransactions).where(eq(stampTransactions.id, transactionId));
+    const [joined] = await services.db
+      .select({ transaction: stampTransactions, organizationDomain: organizations.domain })
+      .from(stampTransactions)
+      .innerJoin(organizations, eq(stampTransactions.organizationId, organizations.id))
+      .where(eq(stampTransactions.id, transactionId));
+    const row = joined?.transaction;
     if (!row || row.status !== "pending") return;
     const summary = row.summary as { request: StoredSignRequest; hasImage: boolean };
     const fields = summary.request as SignPdfFields;
@@ -33,7 +38,7 @@ export function stampSignJobHandler(services: Services): JobHandler {
       // the transaction was claimed by the request; once the document passes its checks, only the signer is needed
       const signer = () => loadAgentSigner(row.organizationId, { db: services.db, settings: pkiSettingsOf(services.config) });
       const outputName = `signed-a${job.attempts}.pdf`;
-      await signStampNow({ txToken: row.txToken, docId: row.docId, organizationId: row.organizationId, pdf, image, fields, outputName, claim: signer }, services);
+      await signStampNow({ txToken: row.txToken, docId: row.docId, organizationId: row.organizationId, organizationDomain: joined.organizationDomain, pdf, image, fields, outputName, claim: signer }, services);
     } catch (error) {
       if (isAppError(error) && PERMANENT_CODES.has(error.code)) throw new PermanentJobFailure(error.message);
       if (isAppError(error) && error.code === "CONFLICT") return; // another attempt recorded the result

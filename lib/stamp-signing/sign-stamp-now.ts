@@ -17,6 +17,8 @@ export type SignNowJob = {
   txToken: string;
   docId: string;
   organizationId: string;
+  /** Names the organization in the QR's verification link: a tx_token is unique only within it. */
+  organizationDomain: string;
   /** The upload as received: the worker reads, checks (and rebuilds if damaged) and signs it in one task. */
   pdf: Uint8Array;
   image?: Uint8Array;
@@ -44,7 +46,7 @@ export async function signStampNow(
 ): Promise<{ pdf: Uint8Array; padesLevel: PadesLevel | null; revocationUnavailable: string[] }> {
   const { claim, ...job } = request;
   const { config, db, blobs } = services;
-  const tsaSettings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
+  const tsaSettings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_URL_AUTH_TOKEN };
   let signer: CmsSignerInput | undefined;
   let timeStamper: TimeStamper | undefined;
   let unavailable: string[] = [];
@@ -73,7 +75,7 @@ export async function signStampNow(
     }),
     timestamp: (digest: Uint8Array) => timeStamper!(digest),
   };
-  const input = { pdf: job.pdf, image: job.image, fields: job.fields, txToken: job.txToken, environment: config.APP_ENV, verifyUrl: `${config.publicUrl}/verify/${job.txToken}` };
+  const input = { pdf: job.pdf, image: job.image, fields: job.fields, txToken: job.txToken, environment: config.APP_ENV, verifyUrl: verificationUrl(config.publicUrl, job) };
   // a large upload's buffer is its own (never Node's shared pool): moving it spares a copy on the event loop
   const movable = job.giveUpInput && job.pdf.byteOffset === 0 && job.pdf.buffer instanceof ArrayBuffer && job.pdf.byteLength >= MOVE_FROM_BYTES;
   const transfer = movable ? [job.pdf.buffer as ArrayBuffer] : [];
@@ -95,7 +97,7 @@ export async function signStampNow(
         ...(unavailable.length ? { summary: sql`coalesce(${stampTransactions.summary}, '{}'::jsonb) || ${JSON.stringify({ revocationUnavailable: unavailable })}::jsonb` } : {}),
         completedAt: new Date(),
       })
-      .where(and(eq(stampTransactions.txToken, job.txToken), eq(stampTransactions.status, "pending")))
+      .where(and(eq(stampTransactions.organizationId, job.organizationId), eq(stampTransactions.docId, job.docId), eq(stampTransactions.status, "pending")))
       .returning({ id: stampTransactions.id }),
   );
   if (recorded.length === 0) {
@@ -104,4 +106,9 @@ export async function signStampNow(
   }
   metrics().signatures.inc({ kind: "stamp", pades_level: padesLevel ?? "none" });
   return { pdf: result.pdf, padesLevel, revocationUnavailable: unavailable };
+}
+
+/** The public page of one transaction, as printed in the stamp's QR code. */
+export function verificationUrl(publicUrl: string, transaction: { txToken: string; organizationDomain: string }): string {
+  return `${publicUrl}/verify/${transaction.txToken}?org=${encodeURIComponent(transaction.organizationDomain)}`;
 }

@@ -18,6 +18,8 @@ export type SignatureReport = {
   fieldName?: string;
   subFilter?: string;
   signer?: string;
+  /** O of the signer's certificate: for our holder certificates, the organization that asserted the identity. */
+  signerOrganization?: string;
   signingTime?: { at: string; source: "cms" | "pdf" | "timestamp" };
   /** Signature time stamp (RFC 3161 token in the unsigned attributes), when there is one. */
   timeStamp?: {

@@ -7,7 +7,7 @@ import { readSignedData, type SignedDataReading } from "./read-signed-data";
 import type { Revision } from "./read-revisions";
 import type { SignatureReport } from "./verification-report";
 import { digestOf, findSignerCertificate, SignerInfoError, verifySignerInfo } from "./verify-signer-info";
-import { commonName, verifyTimeStampToken } from "./verify-time-stamp-token";
+import { commonName, organizationName, verifyTimeStampToken } from "./verify-time-stamp-token";
 
 export type Anchored = ValidationMaterial & { anchorsDer: Uint8Array[] };
 
@@ -98,6 +98,8 @@ export async function verifyOneSignature(
   if (certificate) {
     check.signerCertificateDer = certificate;
     report.signer = commonName(certificate);
+    const organization = organizationName(certificate);
+    if (organization) report.signerOrganization = organization;
   }
   try {
     let content: Uint8Array = signed;

@@ -47,6 +47,15 @@ export async function verifyTimeStampToken(tokenDer: Uint8Array, timeStamped: Ui
   return { at: tst.genTime, matchesImprint, valid: true, trusted: chain.status === "trusted", ...found, revocation: chain.revocation, detail: chain.reason };
 }
 
+/** The subject's organization (O), when the certificate names one. */
+export function organizationName(certificateDer: Uint8Array): string | undefined {
+  try {
+    return readCertificate(certificateDer).subjectName.getField("O")[0];
+  } catch {
+    return undefined;
+  }
+}
+
 export function commonName(certificateDer: Uint8Array): string | undefined {
   try {
     const name = readCertificate(certificateDer).subjectName;

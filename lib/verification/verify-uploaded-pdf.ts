@@ -12,8 +12,9 @@ export async function verifyUploadedPdf(bytes: Uint8Array, config: AppConfig, db
   const { pem } = await getCaCertificates({ db, settings: pkiSettingsOf(config) });
   const caDer = [...pem.matchAll(/-----BEGIN CERTIFICATE-----([^-]+)-----END CERTIFICATE-----/g)].map((m) => new Uint8Array(Buffer.from(m[1], "base64")));
   try {
-    // off the event loop, under the pool's time and memory limits: uploads are hostile by default
-    return await cpuPool().run("verify-pdf", { bytes, anchorsDer: [...caDer, ...config.trustAnchorsDer] });
+    // off the event loop, under the pool's time and memory limits: uploads are hostile by default; the
+    // public lane leaves signing a worker and its own queue however many visitors verify at once
+    return await cpuPool().run("verify-pdf", { bytes, anchorsDer: [...caDer, ...config.trustAnchorsDer] }, {}, [], "public");
   } catch (error) {
     if (!(error instanceof PdfError)) throw error;
     throw new AppError(error.code === "ENCRYPTED_PDF" ? "ENCRYPTED_PDF" : "INVALID_PDF", error.message, "file");

@@ -33,7 +33,7 @@ export async function enrollHolderAction(form: FormData): Promise<ActionResult> 
   return runStaffAction("certificates:manage", async (staff, { db, config }) => {
     const fields = parseWith(ZEnrollCertificateHolder, textFields(form));
     const p12 = await p12Of(form, "p12_file");
-    const holder = await enrollCertificateHolder({ ...fields, organizationId: staff.organizationId, p12 }, { db, settings: pkiSettingsOf(config) });
+    const holder = await enrollCertificateHolder({ ...fields, organizationId: staff.organizationId, p12, enrolledBy: { userId: staff.userId, actor: staff.email } }, { db, settings: pkiSettingsOf(config) });
     revalidatePath("/certificates");
     return { message: `Titular ${holder.signUsername} registrado: ${holder.subject}` };
   });

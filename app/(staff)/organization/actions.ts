@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { runStaffAction, type ActionResult } from "@/lib/auth/run-staff-action";
 import { parseWith } from "@/lib/http/parse-input";
-import { ZNewStaffUser, ZOrganizationSettings } from "@/lib/organizations/schemas";
+import { ZNewStaffUser, type OrganizationSettingsInput } from "@/lib/organizations/schemas";
 import { updateOrganizationSettings } from "@/lib/organizations/update-organization-settings";
 import { createStaffUser } from "@/lib/organizations/create-staff-user";
 import { disableStaffUser } from "@/lib/organizations/disable-staff-user";
@@ -13,7 +13,8 @@ import { resetStaffPassword } from "@/lib/auth/change-staff-password";
 /** Organization settings and staff membership are the owner's (organization:manage). */
 export async function updateSettingsAction(input: unknown): Promise<ActionResult> {
   return runStaffAction("organization:manage", async (staff, { db }) => {
-    await updateOrganizationSettings({ organizationId: staff.organizationId, settings: parseWith(ZOrganizationSettings, input), actor: staff.email }, db);
+    // the use case refuses allowPrivateCallbacks by name before the schema would call it unknown
+    await updateOrganizationSettings({ organizationId: staff.organizationId, settings: input as Partial<OrganizationSettingsInput>, actor: staff.email }, db);
     revalidatePath("/", "layout");
     return { message: "Configuración guardada." };
   });

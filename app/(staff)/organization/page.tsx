@@ -38,8 +38,8 @@ export default async function OrganizationPage() {
           requireApproval: organization.requireApproval,
           enabledNationalities: organization.enabledNationalities as ("PER" | "CHL" | "PERPASS" | "PERCE")[],
           timeZone: organization.timeZone,
-          allowPrivateCallbacks: organization.allowPrivateCallbacks,
         }}
+        privateCallbacks={organization.allowPrivateCallbacks}
       />
       <section className="card stack">
         <h2>{t("org.staff")}</h2>

@@ -5,7 +5,9 @@ import { getServices } from "@/lib/runtime/services";
 import { requirePlatformAdmin } from "@/lib/auth/require-platform-admin";
 import { createOrganization } from "@/lib/organizations/create-organization";
 import { setOrganizationStatus } from "@/lib/organizations/set-organization-status";
-import { ZCreateOrganization } from "@/lib/organizations/schemas";
+import { ZCreateOrganization, ZPrivateCallbacksSwitch } from "@/lib/organizations/schemas";
+import { findOrganizationByDomain } from "@/lib/organizations/find-organization";
+import { setPrivateCallbacks } from "@/lib/organizations/set-private-callbacks";
 import { isAppError } from "@/lib/errors";
 
 export type ActionResult = { ok: true; message: string } | { ok: false; message: string; field?: string };
@@ -32,4 +34,21 @@ export async function setOrganizationStatusAction(domain: string, status: "activ
   const row = await setOrganizationStatus(domain, status, db, admin.email);
   revalidatePath("/platform");
   return { ok: true, message: `${row.domain}: ${row.status === "active" ? "reactivada" : "suspendida"}` };
+}
+
+/** The SSRF guard of one organization: a platform decision, since it opens this server's own network. */
+export async function setPrivateCallbacksAction(input: unknown): Promise<ActionResult> {
+  const admin = await requirePlatformAdmin();
+  const parsed = ZPrivateCallbacksSwitch.safeParse(input);
+  if (!parsed.success) return { ok: false, message: parsed.error.issues[0].message };
+  const { db } = await getServices();
+  try {
+    const organization = await findOrganizationByDomain(parsed.data.domain, db);
+    const row = await setPrivateCallbacks({ organizationId: organization.id, allow: parsed.data.allow, actor: admin.email }, db);
+    revalidatePath("/platform");
+    return { ok: true, message: `${row.domain}: callbacks a red privada ${row.allowPrivateCallbacks ? "permitidos" : "prohibidos"}` };
+  } catch (error) {
+    if (isAppError(error)) return { ok: false, message: error.message };
+    throw error;
+  }
 }

@@ -3,6 +3,7 @@ import { getServices } from "@/lib/runtime/services";
 import { listOrganizations } from "@/lib/organizations/list-organizations";
 import { CreateOrganizationForm } from "@/components/platform/create-organization-form";
 import { OrganizationStatusButton } from "@/components/platform/organization-status-button";
+import { PrivateCallbacksButton } from "@/components/platform/private-callbacks-button";
 
 export const dynamic = "force-dynamic";
 
@@ -18,7 +19,7 @@ export default async function PlatformPage() {
         <div className="table-scroll">
           <table className="table">
             <thead>
-              <tr><th>Dominio</th><th>Nombre</th><th>Estado</th><th>Personal</th><th><span className="visually-hidden">Acciones</span></th></tr>
+              <tr><th>Dominio</th><th>Nombre</th><th>Estado</th><th>Personal</th><th>Callbacks a red privada</th><th><span className="visually-hidden">Acciones</span></th></tr>
             </thead>
             <tbody>
               {organizations.map((o) => (
@@ -27,6 +28,7 @@ export default async function PlatformPage() {
                   <td>{o.displayName}</td>
                   <td><span className={`badge badge-${o.status}`}>{o.status === "active" ? "Activa" : "Suspendida"}</span></td>
                   <td>{o.staff}</td>
+                  <td><PrivateCallbacksButton domain={o.domain} allowed={o.allowPrivateCallbacks} /></td>
                   <td><OrganizationStatusButton domain={o.domain} status={o.status} /></td>
                 </tr>
               ))}

@@ -5,17 +5,18 @@ import { getTranslator } from "@/lib/i18n/get-translator";
 export const dynamic = "force-dynamic";
 
 const text = {
-  es: { title: "Verificación de firma", notFound: "No existe una firma con este código de transacción.", signer: "Firmante", id: "Documento de identidad", when: "Fecha y hora", type: "Tipo de firma", org: "Organización", hash: "SHA-256 del PDF firmado", status: "Estado", done: "Firmado", pending: "En proceso", failed: "No se completó", intact: "El archivo firmado guardado coincide con su huella.", altered: "¡El archivo guardado no coincide con su huella!", unavailable: "El archivo firmado ya no está disponible.", note: "Compare la huella SHA-256 con la de su copia: si coinciden, su documento es el que se firmó." },
-  en: { title: "Signature verification", notFound: "There is no signature with this transaction code.", signer: "Signer", id: "Identity document", when: "Date and time", type: "Signature type", org: "Organization", hash: "SHA-256 of the signed PDF", status: "Status", done: "Signed", pending: "Processing", failed: "Not completed", intact: "The stored signed file matches its fingerprint.", altered: "The stored file does NOT match its fingerprint!", unavailable: "The signed file is no longer available.", note: "Compare the SHA-256 fingerprint with your copy's: if they match, your document is the one that was signed." },
+  es: { title: "Verificación de firma", notFound: "No existe una firma con este código de transacción.", signer: "Firmante", id: "Documento de identidad", when: "Fecha y hora", type: "Tipo de firma", org: "Organización", hash: "SHA-256 del PDF firmado", status: "Estado", done: "Firmado", pending: "En proceso", failed: "No se completó", level: "Nivel PAdES medido al firmar", note: "Compare la huella SHA-256 con la de su copia: si coinciden, su documento es el que se firmó." },
+  en: { title: "Signature verification", notFound: "There is no signature with this transaction code.", signer: "Signer", id: "Identity document", when: "Date and time", type: "Signature type", org: "Organization", hash: "SHA-256 of the signed PDF", status: "Status", done: "Signed", pending: "Processing", failed: "Not completed", level: "PAdES level measured at signing", note: "Compare the SHA-256 fingerprint with your copy's: if they match, your document is the one that was signed." },
 } as const;
 
 /** Public page the stamp's QR points to: what was signed, by whom and when, without the document. */
-export default async function VerifyTransactionPage({ params }: { params: Promise<{ txToken: string }> }) {
+export default async function VerifyTransactionPage({ params, searchParams }: { params: Promise<{ txToken: string }>; searchParams: Promise<{ org?: string | string[] }> }) {
   const { txToken } = await params;
+  const { org } = await searchParams;
   const { locale } = await getTranslator();
   const t = text[locale];
-  const { db, blobs } = await getServices();
-  const description = await describeTransaction(txToken, db, blobs);
+  const { db } = await getServices();
+  const description = await describeTransaction({ txToken, organizationDomain: typeof org === "string" ? org : undefined }, db);
   return (
     <main className="auth-page">
       <div className="card auth-card stack" style={{ maxWidth: "36rem" }}>
@@ -38,10 +39,11 @@ export default async function VerifyTransactionPage({ params }: { params: Promis
               <dd>{description.organization}</dd>
               <dt>{t.when}</dt>
               <dd>{description.signedAt ? description.signedAt.toLocaleString(locale === "es" ? "es-PE" : "en-US", { timeZone: "America/Lima", timeZoneName: "short" }) : "—"}</dd>
+              <dt>{t.level}</dt>
+              <dd data-testid="verify-pades-level">{description.padesLevel ?? "—"}</dd>
               <dt>{t.hash}</dt>
               <dd><code data-testid="verify-sha256">{description.sha256 ?? "—"}</code></dd>
             </dl>
-            <p className={description.integrity === "altered" ? "alert" : "muted"}>{t[description.integrity]}</p>
             <p className="muted">{t.note}</p>
           </>
         )}
