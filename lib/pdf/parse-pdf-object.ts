@@ -45,6 +45,8 @@ function latin1(bytes: Uint8Array, start: number, end: number): string {
  */
 export class PdfObjectParser {
   pos: number;
+  /** Highest object number any reference parsed so far names (new objects must be numbered above it). */
+  highestReference = 0;
 
   constructor(
     readonly bytes: Uint8Array,
@@ -207,7 +209,9 @@ export class PdfObjectParser {
         this.skipWhitespace();
         if (b[this.pos] === 0x52 /* R */ && (this.pos + 1 >= b.length || !isRegular(b[this.pos + 1]))) {
           this.pos++;
-          return PDFRef.of(Number(text), gen);
+          const num = Number(text);
+          if (num > this.highestReference) this.highestReference = num;
+          return PDFRef.of(num, gen);
         }
       }
       this.pos = afterFirst;
