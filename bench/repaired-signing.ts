@@ -2,7 +2,8 @@
 // repair we sign into a B-LT output (signature revision + DSS revision) that every independent
 // validator accepts (validate-pdf: qpdf --check, pdfsig, PDFBox, openssl ts). Prints one line per
 // file and the totals; asserts nothing.
-// Corpus: every hostile fixture qpdf opens (bombs skipped) and the three damages of every valid fixture.
+// Corpus: every hostile fixture qpdf opens (bombs skipped), the three damages of every valid fixture,
+// and the generated kinds of lib/pdf/test-support/make-damaged-pdf.ts with a broken xref.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { repairPdf } from "../lib/pdf/repair-pdf";
 import { signPdf } from "../lib/pdf/sign-pdf";
 import { createTestPki } from "../lib/pdf/test-support/create-test-pki";
 import { damagePdf, damages } from "../lib/pdf/test-support/damage-pdf";
+import { makeDamagedPdf } from "../lib/pdf/test-support/make-damaged-pdf";
 
 const PDFS = "/work/shared/fixtures/pdfs";
 const SKIP = /^(gen-flate-bomb|gen-image-bomb|ossfuzz-99999d)/;
@@ -22,7 +24,7 @@ function qpdfStatus(file: string): number {
   return spawnSync("qpdf", ["--check", file], { encoding: "utf8", timeout: 60_000 }).status ?? 2;
 }
 
-function corpus(dir: string): Array<{ name: string; bytes: Uint8Array }> {
+function corpus(): Array<{ name: string; bytes: Uint8Array }> {
   const files: Array<{ name: string; bytes: Uint8Array }> = [];
   for (const name of readdirSync(path.join(PDFS, "hostile")).sort()) {
     if (!name.endsWith(".pdf") || SKIP.test(name)) continue;
@@ -33,7 +35,9 @@ function corpus(dir: string): Array<{ name: string; bytes: Uint8Array }> {
     const bytes = new Uint8Array(readFileSync(path.join(PDFS, "valid", name)));
     for (const damage of damages) files.push({ name: `valid/${name}:${damage}`, bytes: damagePdf(bytes, damage) });
   }
-  void dir;
+  for (const kind of ["dangling-references", "corrupt-object", "no-header-size-lie"] as const) {
+    files.push({ name: `generated/${kind}`, bytes: makeDamagedPdf(kind, { brokenXref: true }) });
+  }
   return files;
 }
 
@@ -53,7 +57,7 @@ async function main() {
   let repairable = 0;
   let passed = 0;
   const failures: string[] = [];
-  for (const [index, { name, bytes }] of corpus(dir).entries()) {
+  for (const [index, { name, bytes }] of corpus().entries()) {
     if (only && !name.includes(only)) continue;
     const input = path.join(dir, `in-${index}.pdf`);
     writeFileSync(input, bytes);
