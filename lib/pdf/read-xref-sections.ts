@@ -1,10 +1,9 @@
 import { PDFArray, PDFContext, PDFDict, PDFName, PDFNumber, PDFRawStream } from "pdf-lib";
 import { type DecodeBudget, decodeStream } from "@/lib/pdf/decode-stream";
 import { invalidPdf, numberingBeyondLimit, tooComplex } from "@/lib/pdf/errors";
-import { PdfObjectParser, bytesStartWith, isWhitespace } from "@/lib/pdf/parse-pdf-object";
+import { MAX_OBJECT_NUMBER, PdfObjectParser, bytesStartWith, isWhitespace } from "@/lib/pdf/parse-pdf-object";
 
-// ISO 32000 Annex C: 8,388,607 indirect objects is the interoperable maximum.
-export const MAX_OBJECT_NUMBER = 8_388_607;
+export { MAX_OBJECT_NUMBER };
 const MAX_SECTIONS = 4096;
 
 export type XrefEntry =
