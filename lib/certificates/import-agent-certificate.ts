@@ -23,11 +23,9 @@ export async function importAgentCertificate(input: { organizationId: string; p1
   }
   const certificate = readX509Certificate(imported.certificateDer);
   if (certificate.notAfter < new Date()) throw new AppError("VALIDATION", "el certificado del PKCS#12 está vencido", "p12_file");
-  // roots stay out of the CMS (poppler quirk, docs/pdf-engine.md)
-  const chainDer = imported.chainDer.filter((der) => {
-    const c = readX509Certificate(der);
-    return c.subject !== c.issuer;
-  });
+  // the whole chain, root included: the root checks the CRL of a certificate it issued directly, and
+  // goes into the DSS; prepareCmsSigner keeps it out of the CMS (poppler quirk, docs/pdf-engine.md)
+  const chainDer = imported.chainDer;
   const row = await storeCertificate({
     certificate: { certificateDer: imported.certificateDer, pkcs8: imported.pkcs8 },
     purpose: "agent",

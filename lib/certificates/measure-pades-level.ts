@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { cpuPool } from "@/lib/runtime/cpu-pool";
 import type { PadesLevel } from "@/lib/verification/verification-report";
+import { isSelfIssued } from "@/lib/pki/parse-certificate-fields";
 import { loadPlatformPki, type PkiSettings } from "./load-platform-pki";
 
 const order: PadesLevel[] = ["B-B", "B-T", "B-LT", "B-LTA"];
@@ -16,10 +17,16 @@ export function lowerLevel(a: PadesLevel | null, b: PadesLevel | null): PadesLev
  * revocation timing), never assumed from what we meant to write: the lowest level among the last
  * `ourSignatures` signatures of `pdf` (earlier ones may belong to others). null when one of them has
  * no PAdES level, the file does not verify, or the verifier could not run (pool limits).
+ * `signerChainDer`: the chain we signed with; a root in it (an imported outside CA's) is the anchor a
+ * validator trusting that CA starts from, so its validation data counts for the level. Trust itself
+ * is another question, answered by the verifier's status.
  */
-export async function measurePadesLevel({ pdf, ourSignatures }: { pdf: Uint8Array; ourSignatures: number }, { db, settings }: { db: Db; settings: PkiSettings & { trustAnchorsDer?: Uint8Array[] } }): Promise<PadesLevel | null> {
+export async function measurePadesLevel(
+  { pdf, ourSignatures, signerChainDer = [] }: { pdf: Uint8Array; ourSignatures: number; signerChainDer?: readonly Uint8Array[] },
+  { db, settings }: { db: Db; settings: PkiSettings & { trustAnchorsDer?: Uint8Array[] } },
+): Promise<PadesLevel | null> {
   const pki = await loadPlatformPki({ db, settings });
-  const anchorsDer = [pki.root.certificateDer, ...(settings.trustAnchorsDer ?? [])];
+  const anchorsDer = [pki.root.certificateDer, ...(settings.trustAnchorsDer ?? []), ...signerChainDer.filter(isSelfIssued)];
   let report;
   try {
     report = await cpuPool().run("verify-pdf", { bytes: pdf, anchorsDer });

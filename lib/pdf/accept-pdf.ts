@@ -1,21 +1,29 @@
 import { PdfError } from "@/lib/pdf/errors";
+import { findCorruptObject } from "@/lib/pdf/find-corrupt-object";
 import { inspectPdf, type PdfInspection } from "@/lib/pdf/inspect-pdf";
 
 export type AcceptedPdf = { bytes: Uint8Array; inspection: PdfInspection; repaired: boolean };
 
 /**
  * Reads an uploaded PDF strictly; when its structure is damaged (and only then), asks `repair` for a
- * rebuilt copy. Encryption, complexity and DocMDP refusals are never "repaired" around.
+ * rebuilt copy (object numbering beyond the PDF limit counts as damage). An unsigned file that the strict reader opens but that lists a corrupt object is
+ * rebuilt too, so the signed base is one every reader opens. Encryption, complexity and DocMDP
+ * refusals are never "repaired" around.
  */
 export async function acceptPdf(bytes: Uint8Array, deps: { repair: (bytes: Uint8Array) => Promise<Uint8Array> }): Promise<AcceptedPdf> {
+  let inspection: PdfInspection;
   try {
-    return { bytes, inspection: inspectPdf(bytes), repaired: false };
+    inspection = inspectPdf(bytes);
   } catch (error) {
-    if (!(error instanceof PdfError) || error.code !== "INVALID_PDF") throw error;
+    if (!(error instanceof PdfError) || !(error.code === "INVALID_PDF" || error.details?.repairable)) throw error;
     const repaired = await deps.repair(bytes).catch((repairError: unknown) => {
       // a file we cannot rebuild is reported with its original reason, unless repair found a better one
       throw repairError instanceof PdfError && repairError.code !== "INVALID_PDF" ? repairError : error;
     });
     return { bytes: repaired, inspection: inspectPdf(repaired), repaired: true };
   }
+  if (inspection.signatureCount > 0 || !findCorruptObject(bytes)) return { bytes, inspection, repaired: false };
+  // best effort: a file the strict reader opens stays acceptable as it is when the rebuild is refused
+  const rebuilt = await deps.repair(bytes).catch(() => undefined);
+  return rebuilt ? { bytes: rebuilt, inspection: inspectPdf(rebuilt), repaired: true } : { bytes, inspection, repaired: false };
 }

@@ -1,5 +1,7 @@
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFObject, PDFRef } from "pdf-lib";
+import { tooComplex } from "@/lib/pdf/errors";
 import type { LazyPdf } from "@/lib/pdf/open-lazy-pdf";
+import { MAX_OBJECT_NUMBER } from "@/lib/pdf/read-xref-sections";
 
 export interface RevisionStart {
   /** Absolute offset at which this revision's first byte will sit. */
@@ -48,8 +50,15 @@ export class IncrementalUpdate {
     this.nextNumber = start.size;
   }
 
-  /** Reserves a new object number (generation 0). */
+  /**
+   * Reserves a new object number (generation 0), above every number the document defines and every
+   * number a reference read so far names: a damaged or sloppy file may point at objects it lacks
+   * (`18 0 R` with /Size 12), and defining one of those would change what an earlier, possibly
+   * signed, revision says.
+   */
   allocate(): PDFRef {
+    this.nextNumber = Math.max(this.nextNumber, this.pdf.highestReference + 1);
+    if (this.nextNumber > MAX_OBJECT_NUMBER) throw tooComplex("no object number left below the PDF limit");
     return PDFRef.of(this.nextNumber++, 0);
   }
 
@@ -82,7 +91,7 @@ export class IncrementalUpdate {
       emit(latin1Bytes("\nendobj\n"));
     }
     const xrefOffset = position;
-    let size = Math.max(this.start.size, this.nextNumber);
+    let size = Math.max(this.start.size, this.nextNumber, this.pdf.highestReference + 1);
     if (this.pdf.xrefKind === "stream") {
       const xrefNumber = size++;
       entries.push({ num: xrefNumber, gen: 0, offset: xrefOffset });

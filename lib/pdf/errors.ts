@@ -48,3 +48,11 @@ export function invalidPdf(reason: string): PdfError {
 export function tooComplex(reason: string): PdfError {
   return new PdfError("PDF_TOO_COMPLEX", { reason });
 }
+
+/**
+ * Object numbering beyond what PDF allows (a /Size of 2e9, an object 2147483647): refused by the strict
+ * reader as too complex, but it is damage, not cost, so an upload may be rebuilt with compact numbers.
+ */
+export function numberingBeyondLimit(reason: string): PdfError {
+  return new PdfError("PDF_TOO_COMPLEX", { reason, repairable: true });
+}

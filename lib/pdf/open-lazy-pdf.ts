@@ -1,6 +1,6 @@
 import { PDFContext, PDFDict, PDFName, PDFNumber, PDFNull, PDFObject, PDFRawStream, PDFRef } from "pdf-lib";
 import { DecodeBudget, decodeStream } from "@/lib/pdf/decode-stream";
-import { PdfError, invalidPdf, tooComplex } from "@/lib/pdf/errors";
+import { PdfError, invalidPdf, numberingBeyondLimit, tooComplex } from "@/lib/pdf/errors";
 import { PdfObjectParser, bytesStartWith, bytesToLatin1, isWhitespace } from "@/lib/pdf/parse-pdf-object";
 import { MAX_OBJECT_NUMBER, XrefEntry, XrefSection, readXrefSections } from "@/lib/pdf/read-xref-sections";
 
@@ -31,6 +31,8 @@ export class LazyPdf {
   private readonly cache = new Map<number, PDFObject>();
   private readonly overrides = new Map<number, PDFObject>();
   private readonly resolving = new Set<number>();
+  /** Highest object number named by a reference in any object read so far (see `IncrementalUpdate.allocate`). */
+  highestReference = 0;
   /** Everything this document inflates (xref streams, object streams, what callers read) draws on `shared.budget`. */
   readonly shared: SharedReads;
 
@@ -48,7 +50,7 @@ export class LazyPdf {
     this.trailer = this.sections[0].trailer;
     const size = this.trailer.get(PDFName.of("Size"));
     if (!(size instanceof PDFNumber) || !Number.isInteger(size.asNumber()) || size.asNumber() < 1) throw invalidPdf("bad trailer /Size");
-    if (size.asNumber() > MAX_OBJECT_NUMBER + 1) throw tooComplex("trailer /Size beyond the PDF limit");
+    if (size.asNumber() > MAX_OBJECT_NUMBER + 1) throw numberingBeyondLimit("trailer /Size beyond the PDF limit");
   }
 
   get size(): number {
@@ -127,11 +129,16 @@ export class LazyPdf {
     if (header.num !== num) throw invalidPdf(`xref points object ${num} at object ${header.num}`);
     if (gen !== undefined && header.gen !== gen) throw invalidPdf(`xref gives object ${num} generation ${gen}, the file ${header.gen}`);
     const value = parser.parseValue();
+    this.noteReferences(parser);
     if (value instanceof PDFDict) {
       parser.skipWhitespace();
       if (bytesStartWith(this.bytes, parser.pos, "stream")) return this.readStreamBody(parser, value);
     }
     return value;
+  }
+
+  private noteReferences(parser: PdfObjectParser): void {
+    if (parser.highestReference > this.highestReference) this.highestReference = parser.highestReference;
   }
 
   /** `parser` stands just after the stream dictionary. */
@@ -160,7 +167,9 @@ export class LazyPdf {
     if (index >= objStm.offsets.length / 2) throw invalidPdf(`object ${num} not in its object stream`);
     if (objStm.offsets[index * 2] !== num) throw invalidPdf(`object stream ${streamNum} does not hold object ${num}`);
     const parser = new PdfObjectParser(objStm.data, this.context, objStm.first + objStm.offsets[index * 2 + 1]);
-    return parser.parseValue();
+    const value = parser.parseValue();
+    this.noteReferences(parser);
+    return value;
   }
 
   private loadObjectStream(streamNum: number): ObjectStreamIndex {

@@ -38,6 +38,9 @@ function latin1(bytes: Uint8Array, start: number, end: number): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset + start, Math.max(0, end - start)).toString("latin1");
 }
 
+// ISO 32000 Annex C: 8,388,607 indirect objects is the interoperable maximum.
+export const MAX_OBJECT_NUMBER = 8_388_607;
+
 /**
  * Tokenizer + object parser over the original bytes (never copied). Produces pdf-lib objects so that
  * rewritten objects serialize with pdf-lib's writers; literal strings keep their raw escaped bytes
@@ -45,6 +48,11 @@ function latin1(bytes: Uint8Array, start: number, end: number): string {
  */
 export class PdfObjectParser {
   pos: number;
+  /**
+   * Highest object number up to the PDF limit that a reference parsed so far names (new objects are
+   * numbered above it; a reference beyond the limit can never meet one of ours).
+   */
+  highestReference = 0;
 
   constructor(
     readonly bytes: Uint8Array,
@@ -207,7 +215,9 @@ export class PdfObjectParser {
         this.skipWhitespace();
         if (b[this.pos] === 0x52 /* R */ && (this.pos + 1 >= b.length || !isRegular(b[this.pos + 1]))) {
           this.pos++;
-          return PDFRef.of(Number(text), gen);
+          const num = Number(text);
+          if (num > this.highestReference && num <= MAX_OBJECT_NUMBER) this.highestReference = num;
+          return PDFRef.of(num, gen);
         }
       }
       this.pos = afterFirst;

@@ -1,10 +1,9 @@
 import { PDFArray, PDFContext, PDFDict, PDFName, PDFNumber, PDFRawStream } from "pdf-lib";
 import { type DecodeBudget, decodeStream } from "@/lib/pdf/decode-stream";
-import { invalidPdf, tooComplex } from "@/lib/pdf/errors";
-import { PdfObjectParser, bytesStartWith, isWhitespace } from "@/lib/pdf/parse-pdf-object";
+import { invalidPdf, numberingBeyondLimit, tooComplex } from "@/lib/pdf/errors";
+import { MAX_OBJECT_NUMBER, PdfObjectParser, bytesStartWith, isWhitespace } from "@/lib/pdf/parse-pdf-object";
 
-// ISO 32000 Annex C: 8,388,607 indirect objects is the interoperable maximum.
-export const MAX_OBJECT_NUMBER = 8_388_607;
+export { MAX_OBJECT_NUMBER };
 const MAX_SECTIONS = 4096;
 
 export type XrefEntry =
@@ -59,7 +58,7 @@ function parseTableSection(bytes: Uint8Array, context: PDFContext, offset: numbe
     const first = parser.readUnsignedInt();
     const count = parser.readUnsignedInt();
     if (first === undefined || count === undefined) throw invalidPdf(`bad xref subsection at ${parser.pos}`);
-    if (first + count > MAX_OBJECT_NUMBER + 1) throw tooComplex("object number beyond the PDF limit");
+    if (first + count > MAX_OBJECT_NUMBER + 1) throw numberingBeyondLimit("object number beyond the PDF limit");
     parser.skipWhitespace();
     const entriesOffset = parser.pos;
     if (count * 18 > bytes.length - entriesOffset) throw invalidPdf("xref subsection longer than the file");
@@ -149,7 +148,7 @@ function parseStreamSection(
   const ranges: { first: number; count: number; row: number }[] = [];
   let row = 0;
   for (let i = 0; i < index.length; i += 2) {
-    if (index[i] + index[i + 1] > MAX_OBJECT_NUMBER + 1) throw tooComplex("object number beyond the PDF limit");
+    if (index[i] + index[i + 1] > MAX_OBJECT_NUMBER + 1) throw numberingBeyondLimit("object number beyond the PDF limit");
     ranges.push({ first: index[i], count: index[i + 1], row });
     row += index[i + 1];
   }

@@ -2,20 +2,23 @@ import { createHash, createPublicKey, KeyObject, sign } from "node:crypto";
 import { der } from "@/lib/pki/der-encoder";
 import { PkiError } from "@/lib/pki/errors";
 import { oids } from "@/lib/pki/object-identifiers";
-import { parseCertificateFields } from "@/lib/pki/parse-certificate-fields";
+import { isSelfIssued, parseCertificateFields } from "@/lib/pki/parse-certificate-fields";
 import { buildSigningCertificateV2Attribute } from "@/lib/pki/signing-certificate-v2-attribute";
 
 export type CmsSignerInput = {
   certificateDer: Uint8Array;
   privateKey: CryptoKey;
-  /** Intermediate certificates (the signer certificate itself may be repeated; it is deduplicated). */
+  /**
+   * The issuer chain (the signer certificate itself may be repeated; it is deduplicated). A root
+   * (self-issued) may be included, for validation data; it never goes into the CMS.
+   */
   chainDer: readonly Uint8Array[];
 };
 
 /** Everything a SignerInfo needs, derived once per certificate and key. */
 export type PreparedCmsSigner = {
   certificateDer: Uint8Array;
-  /** Signer certificate first, then the chain, without duplicates. */
+  /** Signer certificate first, then the chain without roots, without duplicates. */
   certificatesDer: readonly Uint8Array[];
   issuerAndSerialNumberDer: Uint8Array;
   signingCertificateV2AttributeDer: Uint8Array;
@@ -86,6 +89,9 @@ export function prepareCmsSigner(input: CmsSignerInput): PreparedCmsSigner {
     const chainHash = createHash("sha256").update(chainCertificate).digest("hex");
     if (seen.has(chainHash)) continue;
     seen.add(chainHash);
+    // the trust anchor stays out of the CMS: poppler 22.12 (NSS) then fails every second signature
+    // of a file ("Unknown issue with Certificate"); validators take it from their trust store or the DSS
+    if (isSelfIssued(chainCertificate)) continue;
     certificatesDer.push(chainCertificate);
   }
 

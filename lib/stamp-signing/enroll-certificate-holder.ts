@@ -8,7 +8,6 @@ import { encryptWithPin } from "@/lib/pki/encrypt-private-key";
 import { issueHolderCertificate } from "@/lib/pki/issue-certificate";
 import { cpuPool } from "@/lib/runtime/cpu-pool";
 import { isPkiError } from "@/lib/pki/errors";
-import { readX509Certificate } from "@/lib/pki/x509-provider";
 import { crlBaseUrl, loadPlatformPki, type PkiSettings } from "@/lib/certificates/load-platform-pki";
 import { storeCertificate } from "@/lib/certificates/store-certificate";
 import { holderKeyAad, holderKeyPepper } from "./unlock-holder-signer";
@@ -41,11 +40,7 @@ export async function enrollCertificateHolder(
     if (!input.p12) throw new AppError("VALIDATION", "p12_file es obligatorio para source pkcs12", "p12_file");
     try {
       ({ certificateDer, pkcs8, chainDer } = await cpuPool().run("import-pkcs12", { bytes: input.p12, password: input.p12_password ?? "" }));
-      // roots stay out of the CMS (poppler quirk, docs/pdf-engine.md)
-      chainDer = chainDer.filter((der) => {
-        const certificate = readX509Certificate(der);
-        return certificate.subject !== certificate.issuer;
-      });
+      // the root is kept (validation data of a certificate it issued directly); prepareCmsSigner keeps it out of the CMS
     } catch (error) {
       if (isPkiError(error)) throw new AppError("VALIDATION", error.code === "WRONG_PKCS12_PASSWORD" ? "contraseña del PKCS#12 incorrecta" : `PKCS#12 inválido: ${error.message}`, error.code === "WRONG_PKCS12_PASSWORD" ? "p12_password" : "p12_file");
       throw error;

@@ -82,7 +82,7 @@ export async function signStampNow(
   const result = await timed("pdf-update", () => cpuPool().run("plan-and-produce-stamped-pdf", input, calls, transfer)).catch((error: unknown) => {
     throw mainThreadError ?? error;
   });
-  const padesLevel = await timed("level", () => measurePadesLevel({ pdf: result.pdf, ourSignatures: 1 }, { db, settings: { ...tsaSettings, trustAnchorsDer: config.trustAnchorsDer } }));
+  const padesLevel = await timed("level", () => measurePadesLevel({ pdf: result.pdf, ourSignatures: 1, signerChainDer: signer?.chainDer }, { db, settings: { ...tsaSettings, trustAnchorsDer: config.trustAnchorsDer } }));
   const outputKey = `${job.organizationId}/stamp/${job.docId}/${job.outputName ?? "signed.pdf"}`;
   await timed("blob", () => blobs.put(outputKey, result.pdf, "application/pdf"));
   const recorded = await timed("database", () =>
