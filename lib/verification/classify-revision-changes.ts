@@ -24,7 +24,10 @@ export type ChangeKind =
   | "object-deleted"
   | "revision-without-signature"
   | "unaccounted-bytes"
-  | "xref-not-chained";
+  | "xref-not-chained"
+  | "metadata"
+  | "document-structure"
+  | "object-defined-later";
 
 export type Change = { revision: number; kind: ChangeKind; allowed: boolean; object?: number; detail: string };
 
