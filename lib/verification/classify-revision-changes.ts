@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString, type PDFObject } from "pdf-lib";
 import { collectPages } from "@/lib/pdf/collect-pages";
 import type { LazyPdf } from "@/lib/pdf/open-lazy-pdf";
+import { sameContent } from "./compare-pdf-objects";
+import { isMetadataStream, readBookkeepingRoles } from "./read-bookkeeping-roles";
 import { objectIn, type Revision } from "./read-revisions";
 
 const MAX_FIELDS = 10_000;
@@ -63,15 +65,23 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
   const add = (kind: ChangeKind, allowed: boolean, detail: string, object?: number) => changes.push({ revision: revision.index, kind, allowed, object, detail });
   const rootBefore = before.trailer.get(PDFName.of("Root"));
   const rootAfter = after.trailer.get(PDFName.of("Root"));
-  if (!(rootBefore instanceof PDFRef) || !(rootAfter instanceof PDFRef) || rootBefore.objectNumber !== rootAfter.objectNumber) {
+  const catalogBefore = before.lookupDict(rootBefore);
+  const catalogAfter = after.lookupDict(rootAfter);
+  if (!(rootBefore instanceof PDFRef) || !(rootAfter instanceof PDFRef) || !catalogBefore || !catalogAfter) {
     add("catalog", false, "the document catalog was replaced");
     return changes;
   }
+  const same = (a: PDFObject | undefined, b: PDFObject | undefined) => sameContent(a, b, before, after);
+  // metadata and structure rewritten while signing: allowed once the revision is known to add a signature or validation data
+  const bookkeeping: Change[] = [];
+  const keep = (kind: "metadata" | "document-structure", detail: string, object?: number) => bookkeeping.push({ revision: revision.index, kind, allowed: true, object, detail });
   const infoBefore = before.trailer.get(PDFName.of("Info"));
   const infoAfter = after.trailer.get(PDFName.of("Info"));
-  // a different /Info object (or a rewritten one, judged below with the other objects) changes what viewers show as title and author
-  if (infoAfter !== undefined && infoAfter.toString() !== infoBefore?.toString()) add("catalog", false, "the document information (/Info) was replaced");
+  // a different /Info object (a rewritten one is judged below with the other objects) is what viewers show as title and author
+  if (infoAfter !== undefined && !same(infoBefore, infoAfter)) keep("metadata", "the document information (/Info) was replaced");
   const roles = readRoles(before, rootBefore.objectNumber);
+  const kept = readBookkeepingRoles(before, catalogBefore);
+
   // an object already in the DSS may be updated; an object cannot become validation data by being linked from it
   const dssBefore = readDssObjects(before, rootBefore.objectNumber);
   const dss = new Set([...readDssObjects(after, rootAfter.objectNumber)].filter((num) => dssBefore.has(num)));
@@ -99,6 +109,8 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
     const permitted = signature.kind === "document-timestamp" || permission !== "none";
     add(signature.kind, permitted, permitted ? `a ${signature.kind === "signature" ? "signature" : "document time-stamp"} was added` : "a signature was added to a document certified with no changes allowed", num);
   }
+  // some writers save the catalog under a new number: it is judged by what it says
+  if (rootBefore.objectNumber !== rootAfter.objectNumber) judgeCatalog(catalogBefore, catalogAfter);
   for (const [num, entry] of revision.entries) {
     const old = objectIn(before, num);
     if (entry.type === 0) {
@@ -107,7 +119,7 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
     }
     if (old === undefined) continue;
     const value = objectIn(after, num);
-    if (sameObject(old, value)) continue;
+    if (sameObject(old, value) || (old !== "unreadable" && value !== "unreadable" && same(old, value))) continue;
     if (old === "unreadable" || value === "unreadable" || value === undefined) {
       add("object-changed", false, `object ${num} was replaced by something unreadable`, num);
       continue;
@@ -126,12 +138,14 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
     } else if (roles.pages.has(num)) {
       judgePage(old, value, num);
     } else if (roles.signatureFields.has(num)) {
-      const changed = changedKeys(old, value);
+      const changed = changedKeys(old, value, same);
       const filled = old instanceof PDFDict && !old.has(PDFName.of("V")) && value instanceof PDFDict && signatureAllowed(value.get(PDFName.of("V")));
-      if (filled && changed.every((key) => ["V", "AP", "AS"].includes(key))) continue;
+      // filling a prepared field: its value, its appearance inside the prepared /Rect, and its flags (made printable)
+      if (filled && changed.every((key) => ["V", "AP", "AS", "F"].includes(key))) continue;
       add("signature-appearance", false, `signature field object ${num} changed (${changed.join(", ") || "replaced"}) without a new signature in it`, num);
     } else if (roles.formFields.has(num)) {
-      const onlyValues = changedKeys(old, value).every((key) => ["V", "AS", "AP"].includes(key));
+      // the value, its appearance and the font it is drawn with (/DA)
+      const onlyValues = changedKeys(old, value, same).every((key) => ["V", "AS", "AP", "DA"].includes(key));
       const name = roles.fieldNames.get(num) ?? "";
       const locked = locks.some((lock) => lock.action === "all" || (lock.action === "include") === lock.fields.has(name));
       if (locked) add("form-field", false, `form field "${name}" is locked by the signature (FieldMDP) and was changed`, num);
@@ -141,17 +155,32 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
       add("annotation", permission === "annotations", `annotation object ${num} changed`, num);
     } else if (roles.contents.has(num)) {
       add("page-content", false, `page content stream ${num} was replaced`, num);
+    } else if (num === kept.metadata && isMetadataStream(value)) {
+      keep("metadata", "the document metadata (XMP) was updated", num);
+    } else if (num === kept.info && value instanceof PDFDict) {
+      keep("metadata", "the document information (/Info) was updated", num);
+    } else if (kept.formResources.has(num) && value instanceof PDFDict) {
+      keep("document-structure", `form default resources (/DR) object ${num} updated`, num);
+    } else if (kept.structure.has(num) && !(value instanceof PDFRawStream)) {
+      keep("document-structure", `logical structure object ${num} was updated`, num);
+    } else if (isPageTreeNode(old) && writerMarkersOnly(old, value, same)) {
+      keep("document-structure", `page tree node ${num}: a writer's private entry was added`, num);
     } else {
       add(isPageTreeNode(old) ? "pages" : "object-changed", false, `${describe(old)} object ${num} was replaced`, num);
     }
   }
   // a revision must carry something permitted (a signature, validation data, permitted form filling or annotations)
   if (!sawSignatureOrData && !changes.some((change) => change.allowed)) add("revision-without-signature", false, "a revision with neither a signature nor validation data");
+  // bookkeeping alone is a revision of its own: only beside a signature, validation data or permitted filling is it the writing tool's
+  const carriesPermitted = sawSignatureOrData || changes.some((change) => change.allowed);
+  for (const change of bookkeeping) changes.push({ ...change, allowed: carriesPermitted });
   return changes;
 
   function judgeCatalog(old: PDFDict, value: PDFDict) {
-    for (const key of changedKeys(old, value)) {
-      if (key === "DSS") {
+    for (const key of changedKeys(old, value, same)) {
+      if (key === "Metadata" && isMetadataStream(after.lookup(value.get(PDFName.of("Metadata"))))) keep("metadata", "the catalog names new document metadata (XMP)", roles.catalog);
+      else if (key === "Perms") keep("document-structure", "catalog /Perms (usage rights) updated", roles.catalog);
+      else if (key === "DSS") {
         sawSignatureOrData = true;
         add("validation-data", true, "validation data (DSS) added to the catalog", roles.catalog);
       } else if (key === "Extensions" || key === "Version") add("catalog", true, `catalog /${key} updated`, roles.catalog);
@@ -163,8 +192,8 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
   function judgeAcroForm(old: PDFObject | undefined, value: PDFObject | undefined, num: number) {
     const oldDict = old instanceof PDFDict ? old : undefined;
     if (!(value instanceof PDFDict)) return add("form-field", false, "the interactive form was removed", num);
-    for (const key of changedKeys(oldDict, value)) {
-      if (key === "SigFlags" || key === "DR" || key === "DA") continue;
+    for (const key of changedKeys(oldDict, value, same)) {
+      if (key === "SigFlags" || key === "DR" || key === "DA" || key === "NeedAppearances") continue;
       if (key !== "Fields") {
         add("form-field", false, `interactive form entry /${key} changed`, num);
         continue;
@@ -175,7 +204,7 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
   }
 
   function judgePage(old: PDFObject, value: PDFObject, num: number) {
-    for (const key of changedKeys(old, value)) {
+    for (const key of changedKeys(old, value, same)) {
       if (key !== "Annots") {
         add(key === "Contents" || key === "Resources" ? "page-content" : "pages", false, `page object ${num}: /${key} changed`, num);
         continue;
@@ -186,22 +215,30 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
   }
 }
 
-/** Old items kept in order at the front; every added item passes `allowed`. Returns the problem, if any. */
+/** Old items all kept in their order (new ones may go anywhere: writers prepend too); every added item passes `allowed`. */
 function appendOnly(old: PDFObject | undefined, value: PDFObject | undefined, allowed: (item: PDFObject) => boolean): string | undefined {
   const before = old instanceof PDFArray ? old.asArray() : [];
   if (!(value instanceof PDFArray)) return before.length ? "entries were removed" : undefined;
   const items = value.asArray();
-  for (let i = 0; i < before.length; i++) if (items[i]?.toString() !== before[i].toString()) return "existing entries were removed or reordered";
-  const added = items.slice(before.length).filter((item) => !allowed(item));
-  return added.length ? `${added.length} entr${added.length === 1 ? "y was" : "ies were"} added that are not new signatures` : undefined;
+  const added: PDFObject[] = [];
+  let kept = 0;
+  for (const item of items) {
+    if (kept < before.length && item.toString() === before[kept].toString()) kept++;
+    else added.push(item);
+  }
+  if (kept < before.length) return "existing entries were removed or reordered";
+  const refused = added.filter((item) => !allowed(item));
+  return refused.length ? `${refused.length} entr${refused.length === 1 ? "y was" : "ies were"} added that are not new signatures` : undefined;
 }
 
-function changedKeys(old: PDFObject | undefined, value: PDFObject | undefined): string[] {
+type Same = (a: PDFObject | undefined, b: PDFObject | undefined) => boolean;
+
+function changedKeys(old: PDFObject | undefined, value: PDFObject | undefined, same: Same): string[] {
   const a = old instanceof PDFDict ? old : old instanceof PDFRawStream ? old.dict : undefined;
   const b = value instanceof PDFDict ? value : value instanceof PDFRawStream ? value.dict : undefined;
   if (!a || !b || a.constructor !== b.constructor) return ["(type)"];
   const keys = new Set([...a.keys(), ...b.keys()].map((key) => key.decodeText()));
-  const changed = [...keys].filter((key) => a.get(PDFName.of(key))?.toString() !== b.get(PDFName.of(key))?.toString());
+  const changed = [...keys].filter((key) => !same(a.get(PDFName.of(key)), b.get(PDFName.of(key))));
   if (old instanceof PDFRawStream && value instanceof PDFRawStream && !sameBytes(old.getContents(), value.getContents())) changed.push("(stream data)");
   return changed;
 }
@@ -217,6 +254,15 @@ export function sameObject(a: PDFObject | undefined | "unreadable", b: PDFObject
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && createHash("sha256").update(a).digest().equals(createHash("sha256").update(b).digest());
+}
+
+// what a page tree node means to a reader (ISO 32000 7.7.3.2, with the inherited page attributes)
+const PAGE_TREE_KEYS = new Set(["Type", "Parent", "Kids", "Count", "Resources", "MediaBox", "CropBox", "Rotate"]);
+
+/** Only keys outside ISO 32000's page-tree entries were added, with plain values (iText's /ITXT): nothing a reader draws. */
+function writerMarkersOnly(old: PDFObject, value: PDFObject | undefined, same: Same): boolean {
+  if (!(old instanceof PDFDict) || !(value instanceof PDFDict)) return false;
+  return changedKeys(old, value, same).every((key) => !PAGE_TREE_KEYS.has(key) && !old.has(PDFName.of(key)) && !(value.get(PDFName.of(key)) instanceof PDFRef) && !(value.get(PDFName.of(key)) instanceof PDFDict));
 }
 
 function isPageTreeNode(obj: PDFObject): boolean {
