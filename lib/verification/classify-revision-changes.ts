@@ -119,7 +119,8 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
     }
     if (old === undefined) continue;
     const value = objectIn(after, num);
-    if (sameObject(old, value) || (old !== "unreadable" && value !== "unreadable" && same(old, value))) continue;
+    // the catalog is always judged: a DSS written again with the same content is still a validation-data revision
+    if (sameObject(old, value) || (num !== roles.catalog && old !== "unreadable" && value !== "unreadable" && same(old, value))) continue;
     if (old === "unreadable" || value === "unreadable" || value === undefined) {
       add("object-changed", false, `object ${num} was replaced by something unreadable`, num);
       continue;
@@ -177,6 +178,11 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
   return changes;
 
   function judgeCatalog(old: PDFDict, value: PDFDict) {
+    const dssKey = PDFName.of("DSS");
+    if (value.has(dssKey) && old.get(dssKey)?.toString() !== value.get(dssKey)?.toString() && same(old.get(dssKey), value.get(dssKey))) {
+      sawSignatureOrData = true;
+      add("validation-data", true, "validation data (DSS) written again", roles.catalog);
+    }
     for (const key of changedKeys(old, value, same)) {
       if (key === "Metadata" && isMetadataStream(after.lookup(value.get(PDFName.of("Metadata"))))) keep("metadata", "the catalog names new document metadata (XMP)", roles.catalog);
       else if (key === "Perms") keep("document-structure", "catalog /Perms (usage rights) updated", roles.catalog);
