@@ -3,6 +3,7 @@ import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFStri
 import { collectPages } from "@/lib/pdf/collect-pages";
 import type { LazyPdf } from "@/lib/pdf/open-lazy-pdf";
 import { sameContent } from "./compare-pdf-objects";
+import { findDanglingReferences } from "./find-dangling-references";
 import { isMetadataStream, readBookkeepingRoles } from "./read-bookkeeping-roles";
 import { objectIn, type Revision } from "./read-revisions";
 
@@ -111,6 +112,9 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
   }
   // some writers save the catalog under a new number: it is judged by what it says
   if (rootBefore.objectNumber !== rootAfter.objectNumber) judgeCatalog(catalogBefore, catalogAfter);
+  // an object the earlier state referred to but lacked, now defined: what the signed bytes point to changed
+  const defined = revision.entries.flatMap(([num, entry]) => (entry.type !== 0 && objectIn(before, num) === undefined ? [num] : []));
+  for (const num of findDanglingReferences(before, defined)) add("object-defined-later", false, `object ${num} was referred to but missing before this revision, which defines it`, num);
   for (const [num, entry] of revision.entries) {
     const old = objectIn(before, num);
     if (entry.type === 0) {
