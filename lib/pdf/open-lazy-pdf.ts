@@ -164,7 +164,8 @@ export class LazyPdf {
   }
 
   private readObjectAt(num: number, statedOffset: number, gen?: number): PDFObject {
-    const offset = this.locate(num, statedOffset);
+    // only a tolerant view looks elsewhere, and only when the stated offset does not hold the object
+    const offset = this.shared.repairs && !this.startsObject(statedOffset, num) ? this.locate(num, statedOffset) : statedOffset;
     if (offset <= 0 || offset >= this.bytes.length) throw invalidPdf(`object ${num} offset outside the file`);
     const parser = new PdfObjectParser(this.bytes, this.context, offset);
     const header = parser.readObjectHeader();

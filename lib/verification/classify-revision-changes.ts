@@ -1,15 +1,13 @@
 import { createHash } from "node:crypto";
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString, type PDFObject } from "pdf-lib";
-import { collectPages } from "@/lib/pdf/collect-pages";
 import type { LazyPdf } from "@/lib/pdf/open-lazy-pdf";
 import { sameContent } from "./compare-pdf-objects";
 import { findDanglingReferences } from "./find-dangling-references";
 import { isMetadataStream, readBookkeepingRoles } from "./read-bookkeeping-roles";
+import { readDssObjects, readRoles } from "./read-revision-roles";
 import { objectIn, type Revision } from "./read-revisions";
 
-const MAX_FIELDS = 10_000;
-
-/** What later revisions may do, from the DocMDP permission in force (approval signatures: "signatures"). */
+/** What later revisions may do, from the DocMDP permission in force (approval signatures: "form", as ISO 32000 has it; "signatures" is P=2 without form filling, for tests). */
 export type ChangePermission = "none" | "signatures" | "form" | "annotations";
 
 export type ChangeKind =
@@ -37,19 +35,6 @@ export type Change = { revision: number; kind: ChangeKind; allowed: boolean; obj
 /** The signatures a revision adds (by signature dictionary object number), and whether each is intact. */
 export type NewSignatures = Map<number, { kind: "signature" | "document-timestamp"; intact: boolean }>;
 
-type Roles = {
-  catalog: number;
-  acroForm?: number;
-  fields?: number;
-  pages: Set<number>;
-  annotArrays: Set<number>;
-  contents: Set<number>;
-  signatureFields: Set<number>;
-  formFields: Set<number>;
-  /** Fully qualified name of each field object (widgets carry their field's name). */
-  fieldNames: Map<number, string>;
-  annotations: Set<number>;
-};
 
 /**
  * Compares one revision with the document state before it and classifies every object it changes
@@ -164,8 +149,9 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
       keep("metadata", "the document metadata (XMP) was updated", num);
     } else if (num === kept.info && value instanceof PDFDict) {
       keep("metadata", "the document information (/Info) was updated", num);
-    } else if (kept.formResources.has(num) && value instanceof PDFDict) {
-      keep("document-structure", `form default resources (/DR) object ${num} updated`, num);
+    } else if (kept.formResources.has(num) && onlyAdds(old, value, 2)) {
+      // resources added for a new field's font; a font already named there keeps drawing the existing values
+      keep("document-structure", `form default resources (/DR) object ${num}: entries added`, num);
     } else if (kept.structure.has(num) && !(value instanceof PDFRawStream)) {
       keep("document-structure", `logical structure object ${num} was updated`, num);
     } else if (isPageTreeNode(old) && writerMarkersOnly(old, value, same)) {
@@ -180,6 +166,18 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
   const carriesPermitted = sawSignatureOrData || changes.some((change) => change.allowed);
   for (const change of bookkeeping) changes.push({ ...change, allowed: carriesPermitted });
   return changes;
+
+  /** `value` keeps every entry of `old` and only adds entries, down to `depth` levels of sub-dictionaries (/DR /Font). */
+  function onlyAdds(old: PDFObject | undefined, value: PDFObject | undefined, depth: number): boolean {
+    const oldDict = before.lookup(old);
+    const newDict = after.lookup(value);
+    if (!(oldDict instanceof PDFDict) || !(newDict instanceof PDFDict)) return false;
+    return changedKeys(oldDict, newDict, same).every((key) => {
+      const name = PDFName.of(key);
+      if (!oldDict.has(name)) return true;
+      return depth > 0 && newDict.has(name) && onlyAdds(oldDict.get(name), newDict.get(name), depth - 1);
+    });
+  }
 
   function judgeCatalog(old: PDFDict, value: PDFDict) {
     const dssKey = PDFName.of("DSS");
@@ -286,69 +284,6 @@ function describe(obj: PDFObject): string {
   const words = [type, subtype].filter((name): name is PDFName => name instanceof PDFName).map((name) => name.toString());
   if (words.length) return words.join(" ");
   return obj instanceof PDFRawStream ? "stream" : obj instanceof PDFArray ? "array" : obj instanceof PDFDict ? "dictionary" : "value";
-}
-
-/** Object numbers by the role they play in the document before the revision. */
-function readRoles(pdf: LazyPdf, catalogNum: number): Roles {
-  const roles: Roles = { catalog: catalogNum, pages: new Set(), annotArrays: new Set(), contents: new Set(), signatureFields: new Set(), formFields: new Set(), fieldNames: new Map(), annotations: new Set() };
-  const catalog = pdf.lookupDict(PDFRef.of(catalogNum, 0));
-  if (!catalog) return roles;
-  const acroFormRef = catalog.get(PDFName.of("AcroForm"));
-  if (acroFormRef instanceof PDFRef) roles.acroForm = acroFormRef.objectNumber;
-  const acroForm = pdf.lookupDict(acroFormRef);
-  const fieldsRef = acroForm?.get(PDFName.of("Fields"));
-  if (fieldsRef instanceof PDFRef) roles.fields = fieldsRef.objectNumber;
-
-  const stack: { obj: PDFObject; ft?: PDFObject; prefix: string }[] = (pdf.lookup(fieldsRef) instanceof PDFArray ? (pdf.lookup(fieldsRef) as PDFArray).asArray() : []).map((obj) => ({ obj, prefix: "" }));
-  const seen = new Set<number>();
-  while (stack.length && seen.size < MAX_FIELDS) {
-    const { obj, ft, prefix } = stack.pop()!;
-    if (!(obj instanceof PDFRef) || seen.has(obj.objectNumber)) continue;
-    seen.add(obj.objectNumber);
-    const field = pdf.lookupDict(obj);
-    if (!field) continue;
-    const type = field.get(PDFName.of("FT")) ?? ft;
-    (type === PDFName.of("Sig") ? roles.signatureFields : roles.formFields).add(obj.objectNumber);
-    const partial = field.get(PDFName.of("T"));
-    const name = partial instanceof PDFString || partial instanceof PDFHexString ? (prefix ? `${prefix}.${partial.decodeText()}` : partial.decodeText()) : prefix;
-    roles.fieldNames.set(obj.objectNumber, name);
-    const kids = pdf.lookup(field.get(PDFName.of("Kids")));
-    if (kids instanceof PDFArray) for (const kid of kids.asArray()) stack.push({ obj: kid, ft: type, prefix: name });
-  }
-
-  for (const page of collectPages(pdf, catalog).pages) {
-    roles.pages.add(page.ref.objectNumber);
-    const dict = pdf.lookupDict(page.ref);
-    const annots = dict?.get(PDFName.of("Annots"));
-    if (annots instanceof PDFRef) roles.annotArrays.add(annots.objectNumber);
-    const list = pdf.lookup(annots);
-    if (list instanceof PDFArray) {
-      for (const item of list.asArray()) if (item instanceof PDFRef && !seen.has(item.objectNumber)) roles.annotations.add(item.objectNumber);
-    }
-    const contents = dict?.get(PDFName.of("Contents"));
-    const streams = contents instanceof PDFRef ? [contents, ...(pdf.lookup(contents) instanceof PDFArray ? (pdf.lookup(contents) as PDFArray).asArray() : [])] : contents instanceof PDFArray ? contents.asArray() : [];
-    for (const stream of streams) if (stream instanceof PDFRef) roles.contents.add(stream.objectNumber);
-  }
-  return roles;
-}
-
-/** The DSS dictionary and every indirect object inside it (VRI, arrays, certificate/CRL/OCSP streams). */
-function readDssObjects(pdf: LazyPdf, catalogNum: number): Set<number> {
-  const found = new Set<number>();
-  const dssRef = pdf.lookupDict(PDFRef.of(catalogNum, 0))?.get(PDFName.of("DSS"));
-  const stack: { obj: PDFObject | undefined; depth: number }[] = [{ obj: dssRef, depth: 0 }];
-  while (stack.length && found.size < 100_000) {
-    const { obj, depth } = stack.pop()!;
-    if (obj instanceof PDFRef) {
-      if (found.has(obj.objectNumber)) continue;
-      found.add(obj.objectNumber);
-    }
-    if (depth > 4) continue;
-    const value = pdf.lookup(obj);
-    if (value instanceof PDFDict) for (const [, item] of value.entries()) stack.push({ obj: item, depth: depth + 1 });
-    if (value instanceof PDFArray) for (const item of value.asArray()) stack.push({ obj: item, depth: depth + 1 });
-  }
-  return found;
 }
 
 /** The FieldMDP locks a signature dictionary (/Reference) or its field (/Lock) declares. */
