@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString, type PDFObject } from "pdf-lib";
 import type { LazyPdf } from "@/lib/pdf/open-lazy-pdf";
 import { sameContent } from "./compare-pdf-objects";
-import { findDanglingReferences } from "./find-dangling-references";
+import { findDanglingReferences, type WalkBudget } from "./find-dangling-references";
 import { isMetadataStream, readBookkeepingRoles } from "./read-bookkeeping-roles";
 import { readDssObjects, readRoles } from "./read-revision-roles";
 import { objectIn, type Revision } from "./read-revisions";
@@ -45,7 +45,7 @@ export type NewSignatures = Map<number, { kind: "signature" | "document-timestam
 /** FieldMDP: names of fields a signature locked (ISO 32000 12.8.2.4); `all` locks every field. */
 export type FieldLock = { action: "all" } | { action: "include" | "exclude"; fields: Set<string> };
 
-export function classifyRevisionChanges(before: LazyPdf, revision: Revision, newSignatures: NewSignatures, permission: ChangePermission, locks: FieldLock[] = []): Change[] {
+export function classifyRevisionChanges(before: LazyPdf, revision: Revision, newSignatures: NewSignatures, permission: ChangePermission, locks: FieldLock[] = [], walkBudget?: WalkBudget): Change[] {
   const after = revision.state();
   const changes: Change[] = [];
   const add = (kind: ChangeKind, allowed: boolean, detail: string, object?: number) => changes.push({ revision: revision.index, kind, allowed, object, detail });
@@ -57,7 +57,7 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
     add("catalog", false, "the document catalog was replaced");
     return changes;
   }
-  const same = (a: PDFObject | undefined, b: PDFObject | undefined) => sameContent(a, b, before, after);
+  const same = (a: PDFObject | undefined, b: PDFObject | undefined) => sameContent(a, b, before, after, walkBudget);
   // metadata and structure rewritten while signing: allowed once the revision is known to add a signature or validation data
   const bookkeeping: Change[] = [];
   const keep = (kind: "metadata" | "document-structure", detail: string, object?: number) => bookkeeping.push({ revision: revision.index, kind, allowed: true, object, detail });
@@ -99,7 +99,7 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
   if (rootBefore.objectNumber !== rootAfter.objectNumber) judgeCatalog(catalogBefore, catalogAfter);
   // an object the earlier state referred to but lacked, now defined: what the signed bytes point to changed
   const defined = revision.entries.flatMap(([num, entry]) => (entry.type !== 0 && objectIn(before, num) === undefined ? [num] : []));
-  for (const num of findDanglingReferences(before, defined)) add("object-defined-later", false, `object ${num} was referred to but missing before this revision, which defines it`, num);
+  for (const num of findDanglingReferences(before, defined, walkBudget)) add("object-defined-later", false, `object ${num} was referred to but missing before this revision, which defines it`, num);
   for (const [num, entry] of revision.entries) {
     const old = objectIn(before, num);
     if (entry.type === 0) {

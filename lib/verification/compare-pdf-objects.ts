@@ -1,5 +1,6 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFString, type PDFObject } from "pdf-lib";
 import { decodeStream } from "@/lib/pdf/decode-stream";
+import { PdfError, tooComplex } from "@/lib/pdf/errors";
 import type { LazyPdf } from "@/lib/pdf/open-lazy-pdf";
 
 // Objects visited for one comparison: writers re-number a font or a resource dictionary, not a whole document.
@@ -14,7 +15,7 @@ const STORAGE_KEYS = new Set(["Length", "Filter", "DecodeParms", "DL"]);
  * when they sign). A reference to the same number is the same: if that object changed, the revision
  * lists it and it is judged on its own. Anything beyond the limits counts as different.
  */
-export function sameContent(a: PDFObject | undefined, b: PDFObject | undefined, before: LazyPdf, after: LazyPdf): boolean {
+export function sameContent(a: PDFObject | undefined, b: PDFObject | undefined, before: LazyPdf, after: LazyPdf, budget?: { left: number }): boolean {
   const visited = new Set<string>();
   const same = (x: PDFObject | undefined, y: PDFObject | undefined): boolean => {
     if (x === y) return true;
@@ -25,6 +26,8 @@ export function sameContent(a: PDFObject | undefined, b: PDFObject | undefined, 
       if (visited.has(key)) return true;
       visited.add(key);
       if (visited.size > MAX_VISITED) throw new ComparisonTooLarge();
+      // every comparison of the file draws on one budget: a hostile file cannot multiply them
+      if (budget && --budget.left < 0) throw tooComplex("too many objects to compare");
       return same(resolve(before, x), resolve(after, y));
     }
     if (x instanceof PDFRawStream || y instanceof PDFRawStream) {
@@ -46,7 +49,8 @@ export function sameContent(a: PDFObject | undefined, b: PDFObject | undefined, 
   };
   try {
     return same(a, b);
-  } catch {
+  } catch (error) {
+    if (error instanceof PdfError && error.code === "PDF_TOO_COMPLEX") throw error;
     // too large to compare, or undecodable: a difference, judged as such
     return false;
   }

@@ -5,6 +5,7 @@ import { PDFArray, PDFName, PDFRawStream, type PDFRef } from "pdf-lib";
 import { beforeAll, describe, expect, test } from "vitest";
 import { openLazyPdf } from "@/lib/pdf/open-lazy-pdf";
 import { classifyRevisionChanges } from "./classify-revision-changes";
+import { findDanglingReferences } from "./find-dangling-references";
 import { readRevisions } from "./read-revisions";
 import { withNewPageText } from "./testing/attack-catalogue";
 import { appendRevision, edited, firstSignatureField, locateSignature, nextObjectNumber, replaceBytes, streamBody, view } from "./testing/forge-pdf";
@@ -190,5 +191,13 @@ describe("files readers open are read, and the fault reported", () => {
     const report = await verify(startxrefOffByOne(withNewPageText(genuine.stamp)));
     expect(report.findings).not.toHaveLength(0);
     expect(report.signatures[0].changesAfter.map((c) => c.kind)).toContain("page-content");
+  });
+});
+
+describe("bounds of the new walks", () => {
+  test("the reference walk and the content comparisons draw on one budget per file; past it the file is too complex", () => {
+    const pdf = openLazyPdf(genuine.stamp);
+    expect(findDanglingReferences(pdf, [9999], { left: 100_000 })).toEqual([]);
+    expect(() => findDanglingReferences(pdf, [9999], { left: 3 })).toThrow(expect.objectContaining({ code: "PDF_TOO_COMPLEX" }));
   });
 });
