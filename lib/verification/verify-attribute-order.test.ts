@@ -27,7 +27,7 @@ async function signedOutOfOrder(signedOrder: "as-sent" | "der"): Promise<Uint8Ar
   return signPdf(genuine.original, {
     sign: async (digest) => {
       const der = await signCadesDetached({ digest, signer: { ...who, chainDer: [genuine.pki.issuing.certificateDer] } });
-      const info = pkijs.ContentInfo.fromBER(der);
+      const info = pkijs.ContentInfo.fromBER(new Uint8Array(der));
       const signedData = new pkijs.SignedData({ schema: info.content });
       const signerInfo = signedData.signerInfos[0];
       const encoded = signerInfo.signedAttrs!.attributes.map((attribute) => ({ attribute, der: new Uint8Array(attribute.toSchema().toBER(false)) }));
