@@ -21,6 +21,14 @@ export function VerificationReportView({ report, t, locale, timeZone = DEFAULT_T
       <p className={good ? "badge badge-signed" : "alert"} role={good ? "status" : "alert"} data-testid="verify-overall" style={{ whiteSpace: "normal" }}>
         {t.overall[report.verdict]}
       </p>
+      {report.findings.length > 0 && (
+        <div data-testid="verify-findings">
+          <strong>{t.findings}</strong>
+          <ul className="muted" style={{ margin: "0.25rem 0 0", paddingLeft: "1.2rem" }}>
+            {report.findings.map((finding, i) => <li key={i}>{finding}</li>)}
+          </ul>
+        </div>
+      )}
       {report.signatures.map((signature, i) => <SignatureCard key={i} index={i + 1} signature={signature} t={t} locale={locale} timeZone={timeZone} />)}
       <p className="muted">{t.sha}: <code style={{ overflowWrap: "anywhere" }}>{report.sha256}</code></p>
     </section>
@@ -61,7 +69,16 @@ function SignatureCard({ index, signature: s, t, locale, timeZone }: { index: nu
           </>
         )}
         <dt>{t.integrity}</dt>
-        <dd data-testid="verify-integrity">{t.integrityText[s.integrity]}</dd>
+        <dd data-testid="verify-integrity">
+          {t.integrityText[s.integrity]}
+          {s.integrity === "unsupported" && s.detail ? <span className="muted"> ({s.detail})</span> : null}
+        </dd>
+        {s.weakAlgorithms && s.weakAlgorithms.length > 0 && (
+          <>
+            <dt>{t.weak}</dt>
+            <dd data-testid="verify-weak">{`${s.weakAlgorithms.join(", ")}: ${t.weakText}`}</dd>
+          </>
+        )}
         <dt>{t.chain}</dt>
         <dd data-testid="verify-chain">
           {!intact ? t.chainText.unchecked : t.chainText[s.chain.status]}

@@ -2,7 +2,7 @@ import { PDFContext, PDFDict, PDFName, PDFNumber, PDFNull, PDFObject, PDFRawStre
 import { DecodeBudget, decodeStream } from "@/lib/pdf/decode-stream";
 import { PdfError, invalidPdf, numberingBeyondLimit, tooComplex } from "@/lib/pdf/errors";
 import { PdfObjectParser, bytesStartWith, bytesToLatin1, isWhitespace } from "@/lib/pdf/parse-pdf-object";
-import { MAX_OBJECT_NUMBER, XrefEntry, XrefSection, readXrefSections } from "@/lib/pdf/read-xref-sections";
+import { MAX_OBJECT_NUMBER, MAX_OFFSET_SHIFT, XrefEntry, XrefSection, readXrefSections } from "@/lib/pdf/read-xref-sections";
 
 const TAIL_WINDOW = 1024;
 
@@ -16,7 +16,13 @@ interface ObjectStreamIndex {
  * What views of the same bytes (the whole file and its earlier revisions) share: one decode budget,
  * and the xref sections and object streams already decoded, by file offset.
  */
-export type SharedReads = { budget: DecodeBudget; sections: Map<number, XrefSection>; objectStreams: Map<number, ObjectStreamIndex> };
+export type SharedReads = {
+  budget: DecodeBudget;
+  sections: Map<number, XrefSection>;
+  objectStreams: Map<number, ObjectStreamIndex>;
+  /** Set for a tolerant view (the verifier): offsets a few bytes off are found and each fault is recorded here. */
+  repairs?: Set<string>;
+};
 
 /**
  * Read-only, lazy view of a PDF: only the trailer chain is parsed up front; objects are parsed on
@@ -46,7 +52,7 @@ export class LazyPdf {
     if (header !== 0) throw invalidPdf(header < 0 ? "no %PDF- header" : "bytes before the %PDF- header");
     this.startxref = findStartxref(bytes);
     this.shared = shared ?? { budget: DecodeBudget.forFile(bytes.length), sections: new Map(), objectStreams: new Map() };
-    this.sections = readXrefSections(bytes, this.context, this.startxref, (parser, dict) => this.readStreamBody(parser, dict), this.shared.budget, this.shared.sections);
+    this.sections = readXrefSections(bytes, this.context, this.startxref, (parser, dict) => this.readStreamBody(parser, dict), this.shared.budget, this.shared.sections, this.shared.repairs);
     this.trailer = this.sections[0].trailer;
     const size = this.trailer.get(PDFName.of("Size"));
     if (!(size instanceof PDFNumber) || !Number.isInteger(size.asNumber()) || size.asNumber() < 1) throw invalidPdf("bad trailer /Size");
@@ -57,6 +63,11 @@ export class LazyPdf {
     let size = (this.trailer.get(PDFName.of("Size")) as PDFNumber).asNumber();
     for (const num of this.overrides.keys()) size = Math.max(size, num + 1);
     return size;
+  }
+
+  /** Structural faults a tolerant view read past (empty for a strict one). */
+  get repairs(): string[] {
+    return [...(this.shared.repairs ?? [])];
   }
 
   get decodeBudget(): DecodeBudget {
@@ -122,7 +133,41 @@ export class LazyPdf {
     return undefined;
   }
 
-  private readObjectAt(num: number, offset: number, gen?: number): PDFObject {
+  /**
+   * Where object `num` really starts when the cross-reference says `offset`: the same offset, or, for
+   * a tolerant view, the nearest "num gen obj" a few bytes away (a writer's off-by-one), recorded.
+   */
+  locate(num: number, offset: number): number {
+    if (this.startsObject(offset, num)) {
+      // the header itself, past the whitespace a reader skips
+      let at = offset;
+      while (at < this.bytes.length && isWhitespace(this.bytes[at])) at++;
+      return at;
+    }
+    if (!this.shared.repairs) return offset;
+    for (let shift = 1; shift <= MAX_OFFSET_SHIFT; shift++) {
+      for (const at of [offset - shift, offset + shift]) {
+        if (at > 0 && at < this.bytes.length && !isDigitAt(this.bytes, at - 1) && this.startsObject(at, num)) {
+          this.shared.repairs.add(`el objeto ${num} está en el byte ${at}, no en el ${offset} que indica la tabla de referencias cruzadas`);
+          return at;
+        }
+      }
+    }
+    return offset;
+  }
+
+  private startsObject(at: number, num: number): boolean {
+    if (at <= 0 || at >= this.bytes.length) return false;
+    try {
+      return new PdfObjectParser(this.bytes, this.context, at).readObjectHeader().num === num;
+    } catch {
+      return false;
+    }
+  }
+
+  private readObjectAt(num: number, statedOffset: number, gen?: number): PDFObject {
+    // only a tolerant view looks elsewhere, and only when the stated offset does not hold the object
+    const offset = this.shared.repairs && !this.startsObject(statedOffset, num) ? this.locate(num, statedOffset) : statedOffset;
     if (offset <= 0 || offset >= this.bytes.length) throw invalidPdf(`object ${num} offset outside the file`);
     const parser = new PdfObjectParser(this.bytes, this.context, offset);
     const header = parser.readObjectHeader();
@@ -202,6 +247,8 @@ export class LazyPdf {
   }
 }
 
+const isDigitAt = (bytes: Uint8Array, at: number) => bytes[at] >= 0x30 && bytes[at] <= 0x39;
+
 /** Offset given by the last startxref; the file must end with it and %%EOF (plus whitespace). */
 function findStartxref(bytes: Uint8Array): number {
   const from = Math.max(0, bytes.length - TAIL_WINDOW);
@@ -213,10 +260,13 @@ function findStartxref(bytes: Uint8Array): number {
   return Number(match[1]);
 }
 
-/** `shared`: another view's reads of the same bytes (a view of one of the file's earlier revisions). */
-export function openLazyPdf(bytes: Uint8Array, shared?: SharedReads): LazyPdf {
+/**
+ * `shared`: another view's reads of the same bytes (a view of one of the file's earlier revisions).
+ * `tolerant`: find sections and objects a few bytes from their stated offset, as readers do (the verifier only; the engine never signs such a base).
+ */
+export function openLazyPdf(bytes: Uint8Array, shared?: SharedReads, { tolerant = false } = {}): LazyPdf {
   try {
-    return new LazyPdf(bytes, shared);
+    return new LazyPdf(bytes, shared ?? (tolerant ? { budget: DecodeBudget.forFile(bytes.length), sections: new Map(), objectStreams: new Map(), repairs: new Set() } : undefined));
   } catch (error) {
     throw asPdfError(error);
   }

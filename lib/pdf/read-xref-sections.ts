@@ -5,6 +5,8 @@ import { MAX_OBJECT_NUMBER, PdfObjectParser, bytesStartWith, isWhitespace } from
 
 export { MAX_OBJECT_NUMBER };
 const MAX_SECTIONS = 4096;
+// how far a tolerant reader looks for a section its offset misses (writers that are a few bytes off)
+export const MAX_OFFSET_SHIFT = 64;
 
 export type XrefEntry =
   | { type: 0 }
@@ -20,6 +22,8 @@ export interface XrefSection {
   entries(): Array<[number, XrefEntry]>;
   /** For hybrid files: the /XRefStm section consulted after this table and before /Prev. */
   hybrid?: XrefSection;
+  /** Where the file said the section was, when a tolerant read found it a few bytes away. */
+  statedOffset?: number;
 }
 
 interface TableSubsection {
@@ -212,12 +216,35 @@ export function readXrefSections(
   readStream: (parser: PdfObjectParser, dict: PDFDict) => PDFRawStream,
   budget: DecodeBudget,
   known: Map<number, XrefSection> = new Map(),
+  /** Given: a tolerant read that looks near a wrong section offset and records what it found here. */
+  repairs?: Set<string>,
 ): XrefSection[] {
   // a section already read for another view of the same bytes is the same section
   const sectionAt = (offset: number) => {
     let section = known.get(offset);
-    if (!section) known.set(offset, (section = parseSectionAt(bytes, context, offset, readStream, budget)));
+    if (!section) known.set(offset, (section = repairs ? parseShiftedSection(offset) : parseSectionAt(bytes, context, offset, readStream, budget)));
     return section;
+  };
+  // readers (pdfsig, PDFBox, EU DSS) find a section a few bytes from where the offset says; so does a tolerant view, and says so
+  const parseShiftedSection = (offset: number): XrefSection => {
+    try {
+      return parseSectionAt(bytes, context, offset, readStream, budget);
+    } catch (error) {
+      for (let shift = 1; shift <= MAX_OFFSET_SHIFT; shift++) {
+        for (const at of [offset - shift, offset + shift]) {
+          if (at < 0 || at >= bytes.length || !(bytesStartWith(bytes, at, "xref") || (bytes[at] >= 0x30 && bytes[at] <= 0x39 && !(bytes[at - 1] >= 0x30 && bytes[at - 1] <= 0x39)))) continue;
+          try {
+            const section = parseSectionAt(bytes, context, at, readStream, budget);
+            section.statedOffset = offset;
+            repairs!.add(`la tabla de referencias cruzadas está en el byte ${at}, no en el ${offset} que indica el archivo`);
+            return section;
+          } catch {
+            // not a section here either
+          }
+        }
+      }
+      throw error;
+    }
   };
   const sections: XrefSection[] = [];
   const seen = new Set<number>();

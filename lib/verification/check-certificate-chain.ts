@@ -44,25 +44,29 @@ export async function checkCertificateChain(
     subject: leaf.subject,
   });
 
+  // the path is built first: a rule broken in a chain that reaches nobody we trust makes it untrusted
+  // (anyone can issue such certificates), only one that reaches an anchor makes the signature invalid
+  const problems: string[] = [];
   const leafProblem = checkLeaf(leaf, purpose);
-  if (leafProblem) return result("invalid", leafProblem);
-
+  if (leafProblem) problems.push(leafProblem);
   let anchored = anchors.some((anchor) => anchor.equal(leaf));
   while (!anchored) {
     const current = chain[chain.length - 1];
-    if (chain.length > MAX_CHAIN_LENGTH) return result("invalid", "certificate chain too long");
+    if (chain.length > MAX_CHAIN_LENGTH) return result("untrusted", `no trust anchor within ${MAX_CHAIN_LENGTH} certificates`);
     const issuer = await findIssuer(current, pool, chain);
     if (!issuer) {
       const selfSigned = current.subject === current.issuer && (await isCertificateSignedBy(current, current));
-      return result("untrusted", selfSigned ? "self-signed certificate that is not a trust anchor here" : `no issuer certificate for "${current.issuer}"`);
+      const end = selfSigned ? (chain.length === 1 ? "self-signed certificate that is not a trust anchor here" : `the chain ends at "${current.subject}", which is not a trust anchor here`) : `incomplete chain: no issuer certificate for "${current.issuer}"`;
+      return result("untrusted", [end, ...problems].join("; "));
     }
     chain.push(issuer);
     anchored = anchors.some((anchor) => anchor.equal(issuer));
     if (!anchored) {
       const problem = checkIssuer(issuer, chain.length - 2);
-      if (problem) return result("invalid", problem);
+      if (problem) problems.push(problem);
     }
   }
+  if (problems.length) return result("invalid", problems[0]);
 
   for (const certificate of chain) {
     if (at < certificate.notBefore || at > certificate.notAfter) {

@@ -33,12 +33,12 @@ export function checkSignaturePlacement(bytes: Uint8Array, dict: PDFDict, ref: P
   if (finalEntry?.type !== 1 || finalEntry.offset !== signedEntry.offset) {
     return { ok: false, range, reason: "a later revision moved or replaced the signature dictionary" };
   }
-  const contents = locateContents(bytes, signedEntry.offset, ref.objectNumber);
+  const contents = locateContents(bytes, finalPdf.locate(ref.objectNumber, signedEntry.offset), ref.objectNumber);
   if (!contents) return { ok: false, range, reason: "the signature dictionary at its cross-reference offset has no /Contents hex string" };
   if (contents.start !== length1 || contents.end !== start2) {
     return { ok: false, range, reason: "the gap between the byte ranges is not this dictionary's /Contents string" };
   }
-  if (signedEntry.offset >= length1) return { ok: false, range, reason: "the signature dictionary does not start inside the signed bytes" };
+  if (finalPdf.locate(ref.objectNumber, signedEntry.offset) >= length1) return { ok: false, range, reason: "the signature dictionary does not start inside the signed bytes" };
   return { ok: true, range, revision };
 }
 

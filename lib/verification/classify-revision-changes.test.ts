@@ -49,10 +49,11 @@ describe("form filling and DocMDP / FieldMDP", () => {
     expect((await verifyPdfSignatures(signedForm, genuine.anchorsDer)).verdict).toBe("valid");
   });
 
-  test("after an approval signature, filling a field is a change after signing", async () => {
+  // issue 27: an approval signature permits form filling (ISO 32000, EU DSS, pyHanko); only DocMDP P=1 or a FieldMDP lock forbid it
+  test("after an approval signature, filling a field is permitted and listed", async () => {
     const report = await verifyPdfSignatures(filled, genuine.anchorsDer);
-    expect(report.verdict).toBe("changed");
-    expect(report.signatures[0].changesAfter.map((c) => c.kind)).toContain("form-field");
+    expect(report.verdict).toBe("valid");
+    expect(report.signatures[0].allowedChangesAfter.map((c) => c.kind)).toContain("form-fill");
   });
 
   test("DocMDP P=2 allows it, P=1 does not", () => {

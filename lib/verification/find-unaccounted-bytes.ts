@@ -27,9 +27,11 @@ export function scanAppendedBytes(bytes: Uint8Array, from: number, revisions: Re
     sections.add(revision.sectionOffset);
     for (const [num, entry] of revision.entries) {
       if (entry.type !== 1 || entry.offset < from) continue;
-      const list = listedBy.get(entry.offset) ?? [];
+      // an entry a few bytes off (tolerated and reported as a finding) accounts for the object where it really is
+      const offset = finalPdf.locate(num, entry.offset);
+      const list = listedBy.get(offset) ?? [];
       list.push({ num, revision: revision.index });
-      listedBy.set(entry.offset, list);
+      listedBy.set(offset, list);
     }
   }
   for (const section of finalPdf.sections) {

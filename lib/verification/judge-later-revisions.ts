@@ -3,6 +3,7 @@ import { tooComplex } from "@/lib/pdf/errors";
 import type { LazyPdf } from "@/lib/pdf/open-lazy-pdf";
 import { readFormState } from "@/lib/pdf/read-form-state";
 import { classifyRevisionChanges, readFieldLocks, type Change, type ChangePermission, type FieldLock, type NewSignatures } from "./classify-revision-changes";
+import { walkBudgetPerFile } from "./find-dangling-references";
 import { scanAppendedBytes, type AppendedScan } from "./find-unaccounted-bytes";
 import type { Revision } from "./read-revisions";
 import type { SignatureCheck } from "./verify-one-signature";
@@ -17,6 +18,7 @@ const MAX_COMPARED_OBJECTS = 500_000;
 export function createRevisionJudge(bytes: Uint8Array, pdf: LazyPdf, revisions: Revision[], checks: SignatureCheck[]) {
   const classified = new Map<string, Change[]>();
   let compared = 0;
+  const walkBudget = walkBudgetPerFile();
   let scan: AppendedScan | undefined;
   const earliestEnd = Math.min(...checks.flatMap((check) => (check.placement.ok ? [check.placement.revision.end] : [])));
 
@@ -37,7 +39,7 @@ export function createRevisionJudge(bytes: Uint8Array, pdf: LazyPdf, revisions: 
     if (compared > MAX_COMPARED_OBJECTS) throw tooComplex("too many changed objects to compare");
     let changes: Change[];
     try {
-      changes = classifyRevisionChanges(revisions[revision.index - 1].state(), revision, addedIn(revision), permission, locks);
+      changes = classifyRevisionChanges(revisions[revision.index - 1].state(), revision, addedIn(revision), permission, locks, walkBudget);
     } catch (error) {
       if ((error as { code?: string }).code === "PDF_TOO_COMPLEX") throw error;
       changes = [{ revision: revision.index, kind: "object-changed", allowed: false, detail: `the revision cannot be read: ${(error as Error).message}` }];
@@ -56,7 +58,8 @@ export function createRevisionJudge(bytes: Uint8Array, pdf: LazyPdf, revisions: 
       const state = signed.state();
       const catalog = state.lookupDict(state.trailer.get(PDFName.of("Root")));
       const docMdp = catalog ? readFormState(state, catalog).docMdpPermission : undefined;
-      permission = docMdp === 1 ? "none" : docMdp === 2 ? "form" : docMdp === 3 ? "annotations" : "signatures";
+      // an approval signature restricts nothing by itself (ISO 32000 12.8.2.2): form filling stays open unless FieldMDP locks the field
+      permission = docMdp === 1 ? "none" : docMdp === 3 ? "annotations" : "form";
       locks = readFieldLocks(state, check.dict, check.field);
     } catch {
       report.changesAfter.push({ revision: signed.index, kind: "object-changed", allowed: false, detail: "the signed revision cannot be read on its own" });

@@ -30,7 +30,8 @@ export function readRevisions(bytes: Uint8Array, pdf: LazyPdf): Revision[] {
   let pending: Array<[number, XrefEntry]> = [];
   chain.forEach((section, position) => {
     const last = position === chain.length - 1;
-    const found = findRevisionEnd(bytes, section.offset);
+    // a section found a few bytes from its stated offset is still named by its stated offset in startxref
+    const found = findRevisionEnd(bytes, section.statedOffset ?? section.offset);
     const end = last && found === -1 ? bytes.length : found;
     // a section no startxref names (the main table of a linearized file) belongs to the next revision
     if (end === -1) {

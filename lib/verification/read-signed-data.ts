@@ -5,6 +5,9 @@ import { readCertificate } from "./check-pki-signatures";
 
 const SIGNING_CERTIFICATE_V1 = "1.2.840.113549.1.9.16.2.12";
 const MAX_CERTIFICATES = 64;
+// real signers sometimes add a second SignerInfo (a co-signature, a leftover); more than this is not a document signature
+const MAX_SIGNER_INFOS = 4;
+const MAX_TIME_STAMP_TOKENS = 4;
 
 /** An ESSCertID(v2) of a signing-certificate(-v2) attribute: the hash that binds the signer's certificate. */
 export type CertificateBinding = { hashAlgorithmOid: string; hash: Uint8Array };
@@ -29,14 +32,19 @@ export type SignedDataReading = {
   certificateBindings: CertificateBinding[];
   signatureValue: Uint8Array;
   timeStampTokenDer?: Uint8Array;
+  /** Every signature time-stamp token (some signers embed the same one twice); each must verify. */
+  timeStampTokensDer: Uint8Array[];
+  /** SignerInfos in the CMS; `signerIndex` says which one this reading describes. */
+  signerCount: number;
+  signerIndex: number;
   certificatesDer: Uint8Array[];
   crlsDer: Uint8Array[];
   /** How the SignerInfo names its certificate. */
   signerId: { issuerDer: Uint8Array; serialHex: string } | { keyIdentifierHex: string };
 };
 
-/** Parses a CMS ContentInfo holding a SignedData (first SignerInfo); throws an Error naming what is wrong. */
-export function readSignedData(bytes: Uint8Array): SignedDataReading {
+/** Parses a CMS ContentInfo holding a SignedData (SignerInfo `signerIndex`); throws an Error naming what is wrong. */
+export function readSignedData(bytes: Uint8Array, signerIndex = 0): SignedDataReading {
   const parsed = asn1js.fromBER(new Uint8Array(bytes));
   if (parsed.offset === -1 || parsed.result.error) throw new Error("not a CMS structure");
   const der = new Uint8Array(bytes.subarray(0, parsed.offset));
@@ -44,8 +52,10 @@ export function readSignedData(bytes: Uint8Array): SignedDataReading {
   if (contentInfo.contentType !== oids.signedData) throw new Error("not a CMS SignedData");
   const certificatesDer = takeCertificates(contentInfo.content);
   const signedData = new pkijs.SignedData({ schema: contentInfo.content });
-  if (signedData.signerInfos.length !== 1) throw new Error(`the CMS has ${signedData.signerInfos.length} SignerInfos, not one`);
-  const signerInfo = signedData.signerInfos[0];
+  const signerCount = signedData.signerInfos.length;
+  if (signerCount === 0 || signerCount > MAX_SIGNER_INFOS) throw new Error(`the CMS has ${signerCount} SignerInfos`);
+  const signerInfo = signedData.signerInfos[signerIndex];
+  if (!signerInfo) throw new Error(`the CMS has no SignerInfo ${signerIndex}`);
 
   const crls = (signedData.crls ?? []).filter((item): item is pkijs.CertificateRevocationList => item instanceof pkijs.CertificateRevocationList);
 
@@ -60,7 +70,13 @@ export function readSignedData(bytes: Uint8Array): SignedDataReading {
   const contentType = single(signed, oids.contentTypeAttribute);
   const digest = single(signed, oids.messageDigestAttribute);
   const time = single(signed, oids.signingTimeAttribute);
-  const token = single(unsigned, oids.signatureTimeStampTokenAttribute);
+  // unsigned: a repeated time-stamp is not ambiguous, each token is verified on its own
+  const tokens = unsigned.filter((attribute) => attribute.type === oids.signatureTimeStampTokenAttribute).flatMap((attribute) => attribute.values);
+  if (tokens.length > MAX_TIME_STAMP_TOKENS) throw new Error("too many signature time-stamp tokens");
+  const tokensDer = tokens.map((token) => {
+    if (!(token instanceof asn1js.Sequence)) throw new Error("a signature time-stamp token is not a SEQUENCE");
+    return new Uint8Array(token.toBER(false));
+  });
   const eContent = signedData.encapContentInfo.eContent;
 
   let signedAttributesDer: Uint8Array | undefined;
@@ -88,7 +104,10 @@ export function readSignedData(bytes: Uint8Array): SignedDataReading {
     signingTime: time instanceof asn1js.UTCTime || time instanceof asn1js.GeneralizedTime ? time.toDate() : undefined,
     certificateBindings: readCertificateBindings(signed),
     signatureValue: new Uint8Array(signerInfo.signature.valueBlock.valueHexView),
-    timeStampTokenDer: token instanceof asn1js.Sequence ? new Uint8Array(token.toBER(false)) : undefined,
+    timeStampTokenDer: tokensDer[0],
+    timeStampTokensDer: tokensDer,
+    signerCount,
+    signerIndex,
     certificatesDer,
     crlsDer: crls.map((crl) => new Uint8Array(crl.toSchema().toBER(false))),
     signerId,

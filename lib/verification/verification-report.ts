@@ -1,14 +1,19 @@
 import type { Change } from "./classify-revision-changes";
 
-/** ranges-invalid: the byte ranges or their placement are not those of a genuine signature (USF, wrapping). */
-export type IntegrityResult = "intact" | "digest-mismatch" | "ranges-invalid" | "signature-invalid" | "unreadable";
+/**
+ * ranges-invalid: the byte ranges or their placement are not those of a genuine signature (USF, wrapping).
+ * unsupported: an algorithm or key we cannot check here; nothing is proven either way.
+ */
+export type IntegrityResult = "intact" | "digest-mismatch" | "ranges-invalid" | "signature-invalid" | "unreadable" | "unsupported";
 
 /**
  * valid: intact, trusted, nothing disallowed after it. changed: valid, but a later revision changed
- * what it signed. untrusted: intact, but its chain ends at nobody we trust. invalid: forged, broken,
- * revoked or outside its certificate's validity.
+ * what it signed. untrusted: intact, but its chain ends at nobody we trust. unverifiable: it cannot be
+ * checked here (an algorithm we do not implement), which is neither proof of a forgery nor of
+ * integrity. invalid: a proven mismatch (digest, signature value, byte range), revoked or outside
+ * its certificate's validity.
  */
-export type SignatureStatus = "valid" | "changed" | "untrusted" | "invalid";
+export type SignatureStatus = "valid" | "changed" | "untrusted" | "unverifiable" | "invalid";
 
 export type PadesLevel = "B-B" | "B-T" | "B-LT" | "B-LTA";
 
@@ -32,6 +37,8 @@ export type SignatureReport = {
     detail?: string;
   };
   integrity: IntegrityResult;
+  /** Algorithms that verified but are weak today ("SHA-1"): reported, not treated as broken. */
+  weakAlgorithms?: string[];
   /** Technical reason when a check fails, for support; not translated. */
   detail?: string;
   /** The signer (or TSA) certificate chains to one of our trust anchors and breaks no rule at the validation time. */
@@ -61,5 +68,7 @@ export type VerificationReport = {
   /** The worst status of all signatures; "unsigned" when there are none. */
   verdict: SignatureStatus | "unsigned";
   revisions: number;
+  /** Structural faults a reader tolerates (an xref offset off by some bytes) and that were read past; none changes the verdict. */
+  findings: string[];
   signatures: SignatureReport[];
 };

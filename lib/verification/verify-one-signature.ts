@@ -6,6 +6,7 @@ import type { ValidationMaterial } from "./find-revocation-status";
 import { readSignedData, type SignedDataReading } from "./read-signed-data";
 import type { Revision } from "./read-revisions";
 import type { SignatureReport } from "./verification-report";
+import { digestNameOf, hashOfSignerInfo, weaknessOf } from "@/lib/pki/signature-algorithms";
 import { digestOf, findSignerCertificate, SignerInfoError, verifySignerInfo } from "./verify-signer-info";
 import { commonName, organizationName, verifyTimeStampToken } from "./verify-time-stamp-token";
 
@@ -94,37 +95,77 @@ export async function verifyOneSignature(
     return check;
   }
 
-  const certificate = findSignerCertificate(cms, [...cms.certificatesDer, ...material.certificatesDer]);
-  if (certificate) {
-    check.signerCertificateDer = certificate;
-    report.signer = commonName(certificate);
-    const organization = organizationName(certificate);
-    if (organization) report.signerOrganization = organization;
+  // several SignerInfos (a co-signature, a leftover of the signing tool): the first that verifies speaks for the signature
+  const candidates = [...cms.certificatesDer, ...material.certificatesDer];
+  const named = findSignerCertificate(cms, candidates);
+  if (named) report.signer = commonName(named);
+  let outcome = checkSignerInfo(cms, signed, candidates, report.subFilter);
+  for (let index = 1; index < cms.signerCount && !outcome.ok; index++) {
+    let other: SignedDataReading;
+    try {
+      other = readSignedData(contentBytes, index);
+    } catch {
+      continue;
+    }
+    const next = checkSignerInfo(other, signed, candidates, report.subFilter);
+    if (next.ok) {
+      outcome = next;
+      check.cms = other;
+    }
   }
+  if (!outcome.ok) return fail(outcome.reason, outcome.detail);
+  check.signerCertificateDer = outcome.certificate;
+  report.signer = commonName(outcome.certificate);
+  const organization = organizationName(outcome.certificate);
+  if (organization) report.signerOrganization = organization;
+  if (outcome.weak.length) report.weakAlgorithms = outcome.weak;
+  return finishSignature(check, material, claimed);
+}
+
+type SignerInfoOutcome =
+  | { ok: true; certificate: Uint8Array; weak: string[] }
+  | { ok: false; reason: "digest-mismatch" | "signature-invalid" | "unsupported"; detail: string };
+
+/** Content binding, attributes and signature value of one SignerInfo over the signed ranges. */
+function checkSignerInfo(cms: SignedDataReading, signed: Uint8Array, candidates: Uint8Array[], subFilter: string | undefined): SignerInfoOutcome {
+  const certificate = findSignerCertificate(cms, candidates);
   try {
     let content: Uint8Array = signed;
-    // adbe.pkcs7.sha1 signs the SHA-1 of the ranges, carried as eContent
     if (cms.encapsulatedContent) {
-      if (!digestOf("1.3.14.3.2.26", signed).equals(Buffer.from(cms.encapsulatedContent))) throw new SignerInfoError("digest-mismatch", "the encapsulated digest does not match the byte ranges");
+      // adbe.pkcs7.sha1 signs the SHA-1 of the ranges, carried as eContent; an enveloping CMS carries the ranges themselves
+      const enveloped = Buffer.from(cms.encapsulatedContent).equals(Buffer.from(signed));
+      if (!enveloped && !digestOf("1.3.14.3.2.26", signed).equals(Buffer.from(cms.encapsulatedContent))) throw new SignerInfoError("digest-mismatch", "the encapsulated content is neither the byte ranges nor their SHA-1 digest");
       content = cms.encapsulatedContent;
     }
     if (!certificate) throw new SignerInfoError("signature-invalid", "the signer certificate is neither in the CMS nor in the DSS");
-    verifySignerInfo(cms, content, certificate, { requireBinding: report.subFilter === "ETSI.CAdES.detached" });
+    verifySignerInfo(cms, content, certificate, { requireBinding: subFilter === "ETSI.CAdES.detached" });
+    const weak = [digestNameOf(cms.digestAlgorithmOid), cms.encapsulatedContent && content !== signed ? "sha1" : undefined, hashOfSignerInfo(cms.signatureAlgorithmOid, cms.digestAlgorithmOid)].flatMap((name) => (name && weaknessOf(name) ? [weaknessOf(name)!] : []));
+    return { ok: true, certificate, weak: [...new Set(weak)] };
   } catch (error) {
-    if (error instanceof SignerInfoError) return fail(error.reason, error.message);
-    return fail("signature-invalid", "the signature does not verify");
+    if (error instanceof SignerInfoError) return { ok: false, reason: error.reason, detail: error.message };
+    return { ok: false, reason: "signature-invalid", detail: "the signature does not verify" };
   }
+}
+
+/** Signature time-stamps and the certificate path of a signature whose value verified. */
+async function finishSignature(check: SignatureCheck, material: Anchored, claimed: Date | undefined): Promise<SignatureCheck> {
+  const { report } = check;
+  const cms = check.cms!;
+  const certificate = check.signerCertificateDer!;
+  const fail = (integrity: SignatureReport["integrity"], detail: string) => Object.assign(report, { integrity, detail }) && check;
   if (cms.signingTime) report.signingTime = { at: cms.signingTime.toISOString(), source: "cms" };
 
   let validatedAt: { at: Date; source: "timestamp" | "claimed" | "current" } = claimedTime(cms, claimed);
-  if (cms.timeStampTokenDer) {
+  for (const [index, tokenDer] of cms.timeStampTokensDer.entries()) {
     try {
-      const stamp = await verifyTimeStampToken(cms.timeStampTokenDer, cms.signatureValue, material);
-      report.timeStamp = { at: stamp.at.toISOString(), matchesSignature: stamp.matchesImprint, valid: stamp.valid, trusted: stamp.trusted, authority: stamp.authority, revocation: stamp.revocation, detail: stamp.detail };
-      check.timeStampCertificateDer = stamp.certificateDer;
-      // only a time-stamp from a TSA we trust proves when the signature existed
-      if (stamp.valid && stamp.trusted) validatedAt = { at: stamp.at, source: "timestamp" };
-      else if (!stamp.valid) return fail("signature-invalid", `signature time-stamp: ${stamp.detail ?? "does not verify"}`);
+      const stamp = await verifyTimeStampToken(tokenDer, cms.signatureValue, material);
+      if (index === 0) {
+        report.timeStamp = { at: stamp.at.toISOString(), matchesSignature: stamp.matchesImprint, valid: stamp.valid, trusted: stamp.trusted, authority: stamp.authority, revocation: stamp.revocation, detail: stamp.detail };
+        check.timeStampCertificateDer = stamp.certificateDer;
+        // only a time-stamp from a TSA we trust proves when the signature existed
+        if (stamp.valid && stamp.trusted) validatedAt = { at: stamp.at, source: "timestamp" };
+      }
+      if (!stamp.valid) return fail("signature-invalid", `signature time-stamp: ${stamp.detail ?? "does not verify"}`);
     } catch (error) {
       return fail("signature-invalid", `signature time-stamp unreadable: ${(error as Error).message}`);
     }

@@ -13,7 +13,7 @@ import { verifyOneSignature, type Anchored, type SignatureCheck } from "./verify
 export type { IntegrityResult, SignatureReport, VerificationReport } from "./verification-report";
 
 const MAX_SIGNATURES = 200;
-const STATUS_ORDER: SignatureStatus[] = ["valid", "untrusted", "changed", "invalid"];
+const STATUS_ORDER: SignatureStatus[] = ["valid", "untrusted", "unverifiable", "changed", "invalid"];
 
 /**
  * Reports every signature and document time-stamp of an uploaded PDF. Each is checked for structure
@@ -27,7 +27,7 @@ export async function verifyPdfSignatures(bytes: Uint8Array, trustAnchorsDer: Ui
   let values: ReturnType<typeof readFormState>["signatureValues"];
   let revisions: Revision[];
   try {
-    pdf = openLazyPdf(bytes);
+    pdf = openLazyPdf(bytes, undefined, { tolerant: true });
     if (pdf.encrypted) throw new PdfError("ENCRYPTED_PDF", undefined, "El PDF está cifrado; no se pueden verificar sus firmas.");
     const catalogRef = pdf.trailer.get(PDFName.of("Root"));
     const catalog = catalogRef instanceof PDFRef ? pdf.lookupDict(catalogRef) : undefined;
@@ -62,11 +62,14 @@ export async function verifyPdfSignatures(bytes: Uint8Array, trustAnchorsDer: Ui
     sha256: createHash("sha256").update(bytes).digest("hex"),
     verdict: signatures.length === 0 ? "unsigned" : signatures.reduce<SignatureStatus>((worst, s) => (STATUS_ORDER.indexOf(s.status) > STATUS_ORDER.indexOf(worst) ? s.status : worst), "valid"),
     revisions: revisions.length,
+    findings: [...pdf.repairs],
     signatures,
   };
 }
 
 function statusOf(report: SignatureReport): SignatureStatus {
+  // what we cannot check is not a forgery; a change after it is still reported as such
+  if (report.integrity === "unsupported") return report.changesAfter.length > 0 ? "changed" : "unverifiable";
   if (report.integrity !== "intact" || report.chain.status === "invalid" || report.chain.status === "unchecked") return "invalid";
   if (report.changesAfter.length > 0) return "changed";
   if (!report.trusted) return "untrusted";

@@ -1,5 +1,5 @@
-import { createHash, createPublicKey, verify } from "node:crypto";
-import { digestNames, hashOfSignature } from "@/lib/pki/signature-algorithms";
+import { createHash, createPublicKey, verify, type KeyObject } from "node:crypto";
+import { digestNameOf, digestNames, hashOfSignerInfo, isPlainEcdsa } from "@/lib/pki/signature-algorithms";
 import type { SignedDataReading } from "./read-signed-data";
 import { readCertificate, readCertificateFields } from "./check-pki-signatures";
 
@@ -7,7 +7,8 @@ export { digestNames };
 
 export class SignerInfoError extends Error {
   constructor(
-    readonly reason: "digest-mismatch" | "signature-invalid",
+    /** unsupported: an algorithm or key type we cannot check here, which proves nothing either way. */
+    readonly reason: "digest-mismatch" | "signature-invalid" | "unsupported",
     message: string,
   ) {
     super(message);
@@ -15,8 +16,8 @@ export class SignerInfoError extends Error {
 }
 
 export function digestOf(algorithmOid: string, data: Uint8Array): Buffer {
-  const name = digestNames[algorithmOid];
-  if (!name) throw new SignerInfoError("signature-invalid", `unsupported digest algorithm ${algorithmOid}`);
+  const name = digestNameOf(algorithmOid);
+  if (!name) throw new SignerInfoError("unsupported", `unsupported digest algorithm ${algorithmOid}`);
   return createHash(name).update(data).digest();
 }
 
@@ -47,17 +48,31 @@ const stripZero = (hex: string) => hex.replace(/^(00)+(?=..)/, "");
  * Throws SignerInfoError naming the first failure.
  */
 export function verifySignerInfo(cms: SignedDataReading, content: Uint8Array, certificateDer: Uint8Array, { requireBinding = false } = {}): void {
-  const key = createPublicKey({ key: Buffer.from(readCertificateFields(certificateDer).subjectPublicKeyInfoDer), format: "der", type: "spki" });
-  const options = key.asymmetricKeyType === "ec" ? { key, dsaEncoding: "der" as const } : key;
-  const digestName = digestNames[cms.digestAlgorithmOid];
-  if (!digestName) throw new SignerInfoError("signature-invalid", `unsupported digest algorithm ${cms.digestAlgorithmOid}`);
-  const hashName = hashOfSignature(cms.signatureAlgorithmOid, cms.digestAlgorithmOid);
-  if (!hashName) throw new SignerInfoError("signature-invalid", `unsupported signature algorithm ${cms.signatureAlgorithmOid}`);
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: Buffer.from(readCertificateFields(certificateDer).subjectPublicKeyInfoDer), format: "der", type: "spki" });
+  } catch {
+    throw new SignerInfoError("unsupported", "the signer's key type cannot be read here");
+  }
+  if (key.asymmetricKeyType !== "rsa" && key.asymmetricKeyType !== "ec") throw new SignerInfoError("unsupported", `unsupported key type ${key.asymmetricKeyType}`);
+  const options = key.asymmetricKeyType === "ec" ? { key, dsaEncoding: isPlainEcdsa(cms.signatureAlgorithmOid) ? ("ieee-p1363" as const) : ("der" as const) } : key;
+  const digestName = digestNameOf(cms.digestAlgorithmOid);
+  if (!digestName) throw new SignerInfoError("unsupported", `unsupported digest algorithm ${cms.digestAlgorithmOid}`);
+  const hashName = hashOfSignerInfo(cms.signatureAlgorithmOid, cms.digestAlgorithmOid);
+  if (!hashName) throw new SignerInfoError("unsupported", `unsupported signature algorithm ${cms.signatureAlgorithmOid}`);
+  const verifies = (data: Uint8Array) => {
+    try {
+      return verify(hashName, data, options, cms.signatureValue);
+    } catch {
+      // a curve or encoding node cannot handle: not checkable here, not proven wrong
+      throw new SignerInfoError("unsupported", `the ${key.asymmetricKeyType} signature cannot be checked here (${cms.signatureAlgorithmOid})`);
+    }
+  };
 
   if (!cms.signedAttributesDer) {
     // legacy PKCS#7 without attributes: the signature covers the content itself
     if (requireBinding) throw new SignerInfoError("signature-invalid", "the SignerInfo has no signed attributes");
-    if (!verify(hashName, content, options, cms.signatureValue)) throw new SignerInfoError("signature-invalid", "the signature value does not verify");
+    if (!verifies(content)) throw new SignerInfoError("signature-invalid", "the signature value does not verify");
     return;
   }
   if (cms.contentTypeAttribute === undefined) throw new SignerInfoError("signature-invalid", "no content-type signed attribute");
@@ -72,5 +87,5 @@ export function verifySignerInfo(cms: SignedDataReading, content: Uint8Array, ce
       throw new SignerInfoError("signature-invalid", "signing-certificate-v2 names another certificate");
     }
   }
-  if (!verify(hashName, cms.signedAttributesDer, options, cms.signatureValue)) throw new SignerInfoError("signature-invalid", "the signature value does not verify");
+  if (!verifies(cms.signedAttributesDer)) throw new SignerInfoError("signature-invalid", "the signature value does not verify");
 }
