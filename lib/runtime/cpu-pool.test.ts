@@ -57,6 +57,20 @@ describe("CpuPool", () => {
     expect(await pool.run("diagnose-spin", { ms: 1 })).toBe("done");
   }, 60_000);
 
+  test("one owner's full line refuses only that owner; another owner's task is served next, not after the whole line", async () => {
+    pool = new CpuPool({ size: 1, maxQueue: 32, maxQueuePerOwner: 2 });
+    await pool.run("diagnose-spin", { ms: 1 }); // the worker is up
+    const finished: string[] = [];
+    const track = (name: string, owner: string) => pool!.run("diagnose-spin", { ms: 300 }, {}, [], owner).then(() => void finished.push(name));
+    const running = track("busy-0", "busy-org");
+    const waiting = [track("busy-1", "busy-org"), track("busy-2", "busy-org")];
+    const refused = await pool.run("diagnose-spin", { ms: 1 }, {}, [], "busy-org").catch((e: unknown) => e);
+    expect(isAppError(refused) && refused.code).toBe("BUSY");
+    const other = track("other-1", "other-org");
+    await Promise.all([running, ...waiting, other]);
+    expect(finished).toEqual(["busy-0", "busy-1", "other-1", "busy-2"]);
+  }, 60_000);
+
   test("a task past its memory limit gets PDF_TOO_COMPLEX and the process lives on", async () => {
     pool = new CpuPool({ size: 1, maxHeapMb: 64 });
     const error = await pool.run("diagnose-allocate", { megabytes: 1024 }).catch((e: unknown) => e);

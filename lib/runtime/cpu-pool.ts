@@ -5,12 +5,15 @@ import { PdfError } from "@/lib/pdf/errors";
 import type { CpuTaskInput, CpuTaskName, CpuTaskOutput } from "./cpu-tasks";
 import { deserializeError, serializeError, type SerializedError } from "./task-errors";
 import { addStages, isRecording, type StageTimings } from "./request-timing";
+import { FairQueue } from "./fair-queue";
 
 export type CpuPoolOptions = {
   /** Worker threads (default: one per core). */
   size?: number;
   /** Tasks that may wait for a worker; past it the pool answers BUSY (503 with Retry-After). */
   maxQueue?: number;
+  /** Tasks one owner (the `owner` of `run`) may have waiting; past it only that owner is answered BUSY. */
+  maxQueuePerOwner?: number;
   /** A task running longer is stopped: its worker is terminated and replaced. */
   taskTimeoutMs?: number;
   /** Heap limit of each worker; a task that needs more gets PDF_TOO_COMPLEX, the server lives on. */
@@ -50,7 +53,7 @@ const WORKER_BOOT_ALLOWANCE_MS = 30_000;
  */
 export class CpuPool {
   private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
+  private readonly queue: FairQueue<Job>;
   private nextId = 1;
   private readonly size: number;
   private readonly maxQueue: number;
@@ -60,17 +63,21 @@ export class CpuPool {
   constructor(options: CpuPoolOptions = {}) {
     this.size = Math.max(1, options.size ?? availableParallelism());
     this.maxQueue = options.maxQueue ?? 32;
+    this.queue = new FairQueue({ perOwner: options.maxQueuePerOwner ?? this.maxQueue, total: this.maxQueue });
     this.taskTimeoutMs = options.taskTimeoutMs ?? 60_000;
     this.maxHeapMb = options.maxHeapMb ?? 1024;
   }
 
-  /** `transfer`: buffers of the input that the caller gives up, moved to the worker instead of copied. */
-  async run<N extends CpuTaskName>(task: N, input: CpuTaskInput<N>, calls: MainThreadCalls = {}, transfer: ArrayBuffer[] = []): Promise<CpuTaskOutput<N>> {
-    if (this.queue.length >= this.maxQueue) throw new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos.");
+  /**
+   * `transfer`: buffers of the input that the caller gives up, moved to the worker instead of copied.
+   * `owner`: whose task it is (an organization); waiting tasks are served one owner at a time, in turn.
+   */
+  async run<N extends CpuTaskName>(task: N, input: CpuTaskInput<N>, calls: MainThreadCalls = {}, transfer: ArrayBuffer[] = [], owner = ""): Promise<CpuTaskOutput<N>> {
     const timing = isRecording();
     const started = timing ? performance.now() : 0;
     const done = await new Promise<{ output: unknown; timing?: TaskTiming }>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, task, input, calls, timing, transfer, resolve, reject });
+      const queued = this.queue.push(owner, { id: this.nextId++, task, input, calls, timing, transfer, resolve, reject });
+      if (!queued) return reject(new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos."));
       this.dispatch();
     });
     if (done.timing) {
@@ -85,7 +92,7 @@ export class CpuPool {
 
   /** Terminates every worker (tests, shutdown); queued tasks are refused. */
   async close(): Promise<void> {
-    for (const job of this.queue.splice(0)) job.reject(new AppError("BUSY", "El servicio se está deteniendo."));
+    for (const job of this.queue.drain()) job.reject(new AppError("BUSY", "El servicio se está deteniendo."));
     await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
   }
 
@@ -200,13 +207,19 @@ export function cpuPool(): CpuPool {
 
 const FACE_POOL = Symbol.for("firmaviva.face-pool");
 
+/** Facial tries one organization may have waiting for the face worker. */
+export const FACE_QUEUE_PER_ORGANIZATION = 8;
+
 /**
  * Face analysis gets its own single worker: the models (~300 MB with the WASM runtime) load once
- * there, on first use, instead of in every worker of the main pool.
+ * there, on first use, instead of in every worker of the main pool. Every organization shares it,
+ * so tries wait in per-organization lines served in turn: one organization's load can neither fill
+ * the queue for the others nor put them behind all of its own tries.
  */
 export function facePool(): CpuPool {
   const holder = globalThis as { [FACE_POOL]?: CpuPool };
-  holder[FACE_POOL] ??= new CpuPool({ size: 1, maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"), taskTimeoutMs: 120_000, maxHeapMb: 1024 });
+  const maxQueue = Math.max(numberFromEnv("CPU_QUEUE_LIMIT") ?? 32, 4 * FACE_QUEUE_PER_ORGANIZATION);
+  holder[FACE_POOL] ??= new CpuPool({ size: 1, maxQueue, maxQueuePerOwner: FACE_QUEUE_PER_ORGANIZATION, taskTimeoutMs: 120_000, maxHeapMb: 1024 });
   return holder[FACE_POOL];
 }
 

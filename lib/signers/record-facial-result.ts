@@ -24,14 +24,6 @@ export async function claimFacialAttempt(signerId: string, db: Db): Promise<numb
   return counted.attempts;
 }
 
-/** Gives back a claimed try that could not be evaluated (no usable face in the picture). */
-export async function releaseFacialAttempt(signerId: string, db: Db): Promise<void> {
-  await db
-    .update(processSigners)
-    .set({ facialAttempts: sql`greatest(${processSigners.facialAttempts} - 1, 0)` })
-    .where(eq(processSigners.id, signerId));
-}
-
 /** Everything the server judged in one try, kept for the audit trail and the evidence (never sent to the browser). */
 export type FacialEvaluation = {
   reference: "registry" | "id-document";
