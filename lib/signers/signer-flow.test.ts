@@ -4,7 +4,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { organizations, outbox, processes } from "@/db/schema";
+import { auditLog, facialTickets, organizations, outbox, processes, processEvents, processSigners } from "@/db/schema";
 import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
 import { createOrganization } from "@/lib/organizations/create-organization";
 import { createProcess } from "@/lib/processes/create-process";
@@ -17,6 +17,8 @@ import { openSigningLink } from "./open-signing-link";
 import { prepareSignerSignature } from "./prepare-signer-signature";
 import { claimFacialAttempt, recordFacialResult } from "./record-facial-result";
 import { verifySignerIdentity } from "./verify-signer-identity";
+import { unlockSigner } from "./unlock-signer";
+import { admitFacialTicket, settleFacialTicket, spendFacialTicket } from "./facial-ticket-ledger";
 
 const pdfBytes = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/valid/libreoffice70-tiny.pdf"));
 const links = { secretKey: new Uint8Array(32).fill(7), publicUrl: "https://firmas.test" };
@@ -153,6 +155,62 @@ describe("signer use cases", () => {
     const [row] = await db.select().from(processes).where(eq(processes.id, id));
     expect(row.status).toBe("rejected");
     await expect(openSigningLink({ token: tokens[0] }, db)).rejects.toMatchObject({ code: "GONE", reason: "process_rejected" });
+  });
+});
+
+describe("unlocking a locked signer", () => {
+  it("staff unlock gives 3 new tries and keeps every earlier try; a signer that is not locked is refused", async () => {
+    const { id, tokens } = await newProcess("per-signer", { signers: [{ doc_id: "12121212", signChallenges: ["facial"] }] });
+    const { signerId } = await verifySignerIdentity({ token: tokens[0], docId: "12121212" }, db);
+    const organizationId = callers["per-signer"].organizationId;
+    await expect(unlockSigner({ organizationId, processId: id, signerId, actor: "reviewer@x" }, db)).rejects.toMatchObject({ code: "CONFLICT" });
+    for (let i = 0; i < 3; i++) await facialTry({ token: tokens[0], signerId, result: false, score: 0.1, selfieBlobKey: `s${i}.jpg` });
+    await expect(openSigningLink({ token: tokens[0], signerId }, db)).rejects.toMatchObject({ code: "LOCKED" });
+    // another organization cannot unlock it
+    await expect(unlockSigner({ organizationId: callers.shared.organizationId, processId: id, signerId, actor: "x" }, db)).rejects.toMatchObject({ code: "NOT_FOUND" });
+
+    await unlockSigner({ organizationId, processId: id, signerId, actor: "reviewer@x" }, db);
+    expect((await openSigningLink({ token: tokens[0], signerId }, db)).signer).toMatchObject({ facialAttemptsLeft: 3 });
+    expect(await facialTry({ token: tokens[0], signerId, result: true, score: 0.9, selfieBlobKey: "s3.jpg" })).toMatchObject({ result: true, attemptsLeft: 2 });
+    const events = await db.select().from(processEvents).where(eq(processEvents.processId, id));
+    expect(events.filter((e) => e.kind === "facial_recorded")).toHaveLength(4);
+    expect(events.find((e) => e.kind === "signer_unlocked")).toMatchObject({ actor: "reviewer@x", signerId, detail: { facialAttemptsBefore: 3, newFacialAttempts: 3 } });
+    const audit = await db.select().from(auditLog).where(eq(auditLog.target, id));
+    expect(audit.map((a) => a.action)).toContain("signer.unlocked");
+  });
+});
+
+describe("facial ticket ledger", () => {
+  async function facialSigner(docId: string) {
+    const { tokens } = await newProcess("per-signer", { signers: [{ doc_id: docId, signChallenges: ["facial"] }] });
+    return (await verifySignerIdentity({ token: tokens[0], docId }, db)).signerId;
+  }
+
+  it("10 parallel ticket requests: exactly 6 are admitted, the rest refused with a Retry-After within 10 minutes", async () => {
+    const signerId = await facialSigner("13131313");
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => admitFacialTicket({ signerId, nonce: `nonce-par-${i}`.padEnd(16, "x") }, db)));
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(6);
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === "rejected").map((o) => o.reason);
+    expect(refused.every((r) => r.reason === "too_many_tickets" && r.code === "RATE_LIMITED" && r.retryAfterSeconds > 0 && r.retryAfterSeconds <= 600)).toBe(true);
+  });
+
+  it("a ticket is spent once under parallel uploads; a retry gives the try back but counts toward the hour's 10", async () => {
+    const signerId = await facialSigner("14141414");
+    await admitFacialTicket({ signerId, nonce: "nonce-once-aaaaa" }, db);
+    const spent = await Promise.allSettled(Array.from({ length: 5 }, () => spendFacialTicket({ signerId, nonce: "nonce-once-aaaaa" }, db)));
+    expect(spent.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    expect(spent.filter((o) => o.status === "rejected").every((o) => (o as PromiseRejectedResult).reason.reason === "ticket_used")).toBe(true);
+    await settleFacialTicket({ signerId, nonce: "nonce-once-aaaaa", outcome: "retry" }, db);
+    const [signer] = await db.select().from(processSigners).where(eq(processSigners.id, signerId));
+    expect(signer.facialAttempts).toBe(0);
+    await expect(spendFacialTicket({ signerId, nonce: "nonce-unknown-aa" }, db)).rejects.toMatchObject({ reason: "ticket_invalid" });
+    // nine more retries this hour (rows written directly: the 10-minute ticket limit is another test's)
+    await db.insert(facialTickets).values(Array.from({ length: 9 }, (_, i) => ({ nonce: `nonce-old-${i}`.padEnd(16, "y"), signerId, issuedAt: new Date(Date.now() - 30 * 60_000), usedAt: new Date(), outcome: "retry" as const })));
+    await expect(admitFacialTicket({ signerId, nonce: "nonce-late-aaaaa" }, db)).rejects.toMatchObject({ reason: "too_many_retries", code: "RATE_LIMITED" });
+    // retries older than an hour no longer count
+    await db.update(facialTickets).set({ usedAt: new Date(Date.now() - 61 * 60_000) }).where(eq(facialTickets.signerId, signerId));
+    await admitFacialTicket({ signerId, nonce: "nonce-late-aaaaa" }, db);
+    expect(await spendFacialTicket({ signerId, nonce: "nonce-late-aaaaa" }, db)).toBe(1);
   });
 });
 
