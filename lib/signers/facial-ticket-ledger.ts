@@ -1,13 +1,14 @@
-import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { facialTickets, processSigners, type FacialTicketOutcome } from "@/db/schema";
+import { facialTickets, processSigners } from "@/db/schema";
+import { FACIAL_TICKET_SECONDS } from "./facial-challenge";
 import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
 
 /** Tickets a signer may get per TICKET_WINDOW_SECONDS (FACIAL_TICKET_LIMIT overrides it; tests raise it). */
 export const DEFAULT_TICKETS_PER_WINDOW = 6;
 export const TICKET_WINDOW_SECONDS = 10 * 60;
-/** Tries that were not counted (unusable picture, card refused, late ticket) a signer may make per hour. */
+/** Tries that were not counted (unusable picture, card refused, late or unused ticket) a signer may make per hour. */
 export const RETRIES_PER_WINDOW = 10;
 export const RETRY_WINDOW_SECONDS = 60 * 60;
 
@@ -26,8 +27,8 @@ async function lockSigner(signerId: string, tx: Tx) {
   return row;
 }
 
-/** Count and seconds until the oldest one leaves the window, of the signer's rows newer than `seconds` by `column`. */
-async function countRecent(input: { signerId: string; column: typeof facialTickets.issuedAt | typeof facialTickets.usedAt; seconds: number; outcomes?: FacialTicketOutcome[] }, tx: Tx) {
+/** Count and seconds until the oldest one leaves the window, of the signer's tickets issued in the last `seconds`. */
+async function countRecent(input: { signerId: string; column: typeof facialTickets.issuedAt; seconds: number }, tx: Tx) {
   const since = sql`now() - make_interval(secs => ${input.seconds})`;
   const [row] = await tx
     .select({
@@ -35,14 +36,32 @@ async function countRecent(input: { signerId: string; column: typeof facialTicke
       retryAfter: sql<number>`coalesce(ceil(extract(epoch from min(${input.column}) + make_interval(secs => ${input.seconds}) - now())), 1)::int`,
     })
     .from(facialTickets)
-    .where(and(eq(facialTickets.signerId, input.signerId), gt(input.column, since), input.outcomes ? inArray(facialTickets.outcome, input.outcomes) : undefined));
+    .where(and(eq(facialTickets.signerId, input.signerId), gt(input.column, since)));
   return { count: row.count, retryAfter: Math.max(1, row.retryAfter) };
 }
 
-/** Refuses (429) a signer who used up the uncounted retries of the last hour; a try being judged counts until it is settled. */
+/**
+ * Refuses (429) a signer who used up the uncounted retries of the last hour. A retry is an upload
+ * that was not judged (or is being judged right now), and also a ticket left unused past its 90 s:
+ * asking for tickets only to see which movements come up ("ticket fishing") spends the same budget.
+ */
 async function refuseSpentRetries(signerId: string, tx: Tx): Promise<void> {
-  const retries = await countRecent({ signerId, column: facialTickets.usedAt, seconds: RETRY_WINDOW_SECONDS, outcomes: ["retry", "pending"] }, tx);
-  if (retries.count >= RETRIES_PER_WINDOW) throw new SignerFlowError("too_many_retries", undefined, retries.retryAfter);
+  const since = sql`now() - make_interval(secs => ${RETRY_WINDOW_SECONDS})`;
+  const spentAt = sql`coalesce(${facialTickets.usedAt}, ${facialTickets.issuedAt})`;
+  const [retries] = await tx
+    .select({
+      count: sql<number>`count(*)::int`,
+      retryAfter: sql<number>`coalesce(ceil(extract(epoch from min(${spentAt}) + make_interval(secs => ${RETRY_WINDOW_SECONDS}) - now())), 1)::int`,
+    })
+    .from(facialTickets)
+    .where(
+      and(
+        eq(facialTickets.signerId, signerId),
+        gt(spentAt, since),
+        or(inArray(facialTickets.outcome, ["retry", "pending"]), and(isNull(facialTickets.usedAt), lt(facialTickets.issuedAt, sql`now() - make_interval(secs => ${FACIAL_TICKET_SECONDS})`))),
+      ),
+    );
+  if (retries.count >= RETRIES_PER_WINDOW) throw new SignerFlowError("too_many_retries", undefined, Math.max(1, retries.retryAfter));
 }
 
 /**

@@ -212,6 +212,22 @@ describe("facial ticket ledger", () => {
     await admitFacialTicket({ signerId, nonce: "nonce-late-aaaaa" }, db);
     expect(await spendFacialTicket({ signerId, nonce: "nonce-late-aaaaa" }, db)).toBe(1);
   });
+
+  it("tickets asked for and left unused past 90 s count as retries (ticket fishing spends the hour's budget)", async () => {
+    const signerId = await facialSigner("15151515");
+    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+    // 10 tickets never used, issued 20–29 minutes ago: outside the 10-minute ticket window, inside the hour
+    await db.insert(facialTickets).values(Array.from({ length: 10 }, (_, i) => ({ nonce: `nonce-fish-${i}`.padEnd(16, "z"), signerId, issuedAt: minutesAgo(20 + i) })));
+    const refused = await admitFacialTicket({ signerId, nonce: "nonce-fish-next0" }, db).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ reason: "too_many_retries" });
+    // the oldest leaves the hour in about 31 minutes
+    expect((refused as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(30 * 60);
+    expect((refused as { retryAfterSeconds: number }).retryAfterSeconds).toBeLessThanOrEqual(31 * 60 + 5);
+    // counter-test: tickets still within their 90 s do not count
+    const fresh = await facialSigner("16161616");
+    await db.insert(facialTickets).values(Array.from({ length: 5 }, (_, i) => ({ nonce: `nonce-new-${i}`.padEnd(16, "w"), signerId: fresh, issuedAt: new Date() })));
+    await admitFacialTicket({ signerId: fresh, nonce: "nonce-new-next00" }, db);
+  });
 });
 
 describe("approval", () => {
