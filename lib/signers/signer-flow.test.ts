@@ -15,7 +15,7 @@ import { confirmSignerNames } from "./confirm-signer-names";
 import { declineSignature } from "./decline-signature";
 import { openSigningLink } from "./open-signing-link";
 import { prepareSignerSignature } from "./prepare-signer-signature";
-import { claimFacialAttempt, recordFacialResult } from "./record-facial-result";
+import { recordFacialResult } from "./record-facial-result";
 import { verifySignerIdentity } from "./verify-signer-identity";
 import { unlockSigner } from "./unlock-signer";
 import { admitFacialTicket, settleFacialTicket, spendFacialTicket } from "./facial-ticket-ledger";
@@ -68,10 +68,18 @@ async function signAs(token: string, signerId: string) {
   return { plan, result: await completeSignerSignature({ token, signerId, signedDocuments }, db) };
 }
 
-/** One facial try as the flow makes it: the attempt is claimed first, then its result recorded. */
+/** One facial try as the flow makes it: a ticket is issued and spent (which counts the try), then the result recorded. */
 async function facialTry(input: { token: string; signerId: string; result: boolean; score: number; selfieBlobKey: string }) {
-  const attempt = await claimFacialAttempt(input.signerId, db);
+  const attempt = await spendNewTicket(input.signerId);
   return recordFacialResult({ ...input, attempt }, db);
+}
+
+async function spendNewTicket(signerId: string): Promise<number> {
+  const nonce = crypto.randomUUID().slice(0, 16);
+  await admitFacialTicket({ signerId, nonce }, db);
+  const attempt = await spendFacialTicket({ signerId, nonce }, db);
+  await settleFacialTicket({ signerId, nonce, outcome: "counted" }, db);
+  return attempt;
 }
 
 describe("signer use cases", () => {
@@ -124,10 +132,12 @@ describe("signer use cases", () => {
     await expect(facialTry({ token: tokens[1], signerId, result: true, score: 1, selfieBlobKey: "s.jpg" })).rejects.toMatchObject({ code: "LOCKED" });
   });
 
-  it("facial tries are claimed atomically: 10 parallel tries get exactly 3 claims, the rest are refused as locked", async () => {
+  it("facial tries are counted atomically: 6 parallel uploads, each with its own ticket, get exactly 3 tries, the rest are refused as locked", async () => {
     const { tokens } = await newProcess("per-signer", { signers: [{ doc_id: "77777777", signChallenges: ["facial"] }] });
     const { signerId } = await verifySignerIdentity({ token: tokens[0], docId: "77777777" }, db);
-    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => claimFacialAttempt(signerId, db)));
+    const nonces = Array.from({ length: 6 }, (_, i) => `nonce-race-${i}`.padEnd(16, "r"));
+    for (const nonce of nonces) await admitFacialTicket({ signerId, nonce }, db);
+    const outcomes = await Promise.allSettled(nonces.map((nonce) => spendFacialTicket({ signerId, nonce }, db)));
     expect(outcomes.filter((o) => o.status === "fulfilled").map((o) => (o as PromiseFulfilledResult<number>).value).sort()).toEqual([1, 2, 3]);
     expect(outcomes.filter((o) => o.status === "rejected").every((o) => (o as PromiseRejectedResult).reason.code === "LOCKED")).toBe(true);
   });
