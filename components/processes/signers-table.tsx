@@ -5,14 +5,16 @@ import { formatDateTime } from "./format-date-time";
 import { modifiableSigner } from "./edit-signer-values";
 import { SignerChanges } from "./signer-changes";
 import { SignerRowActions } from "./signer-row-actions";
+import { UnlockSignerButton } from "./unlock-signer-button";
 
-type Props = { detail: ProcessDetail; showSelfie: boolean; canModify: boolean; t: (key: MessageKey) => string; locale: Locale; timeZone: string };
+type Props = { detail: ProcessDetail; showSelfie: boolean; canModify: boolean; canUnlock: boolean; t: (key: MessageKey) => string; locale: Locale; timeZone: string };
 
 /**
  * Signers with their state and sign_data; the selfie only for roles with biometrics:read. With
- * canModify (an open process and processes:modify), signers who have not signed can be edited or removed.
+ * canModify (an open process and processes:modify), signers who have not signed can be edited or removed;
+ * with canUnlock (an open process and identity:review), a signer locked by failed tries can be unlocked.
  */
-export function SignersTable({ detail, showSelfie, canModify, t, locale, timeZone }: Props) {
+export function SignersTable({ detail, showSelfie, canModify, canUnlock, t, locale, timeZone }: Props) {
   const pendingCount = detail.signers.filter((s) => s.status === "pending").length;
   return (
     <section className="card">
@@ -40,7 +42,15 @@ export function SignersTable({ detail, showSelfie, canModify, t, locale, timeZon
                       {s.pinfo && (s.pinfo.given_name || s.pinfo.family_name) && <div>{s.pinfo.given_name} {s.pinfo.family_name}</div>}
                     </td>
                     <td data-label={t("detail.contact")}>{s.contactInfo ? `${s.contactInfo.type === "email" ? "✉" : "WhatsApp"} ${s.contactInfo.value}` : "—"}</td>
-                    <td data-label={t("processes.status")}><ProcessStatusBadge status={s.status} label={t(`signerStatus.${s.status}`)} /></td>
+                    <td data-label={t("processes.status")}>
+                      <ProcessStatusBadge status={s.status} label={t(`signerStatus.${s.status}`)} />
+                      {s.lockedAt && s.status === "pending" && (
+                        <div className="stack-tight" data-testid="signer-locked">
+                          <span className="badge badge-rejected">{t("detail.locked")}</span>
+                          {canUnlock && <UnlockSignerButton processId={detail.process.id} signerId={s.id} label={`${s.nat}:${s.docId}`} locale={locale} />}
+                        </div>
+                      )}
+                    </td>
                     <td data-label={t("detail.signedAt")}>{s.signedAt ? formatDateTime(s.signedAt, locale, timeZone) : "—"}</td>
                     <td data-label={t("detail.facial")}>
                       {facial ? (

@@ -76,8 +76,9 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; attempts
     const started = await callSignerApi(`${props.api}/facial/challenge`, { method: "POST" });
     const ticket = started.body as { challenges?: Challenge[]; ticket?: string };
     if (!started.ok || !ticket.ticket || !ticket.challenges) {
-      setFeedback({ tone: "error", text: t(started.status === 0 ? "error.network" : started.status === 401 ? "error.session" : "facial.retry.challenge_expired") });
-      if (started.status !== 0 && started.status !== 401) router.refresh();
+      const limited = started.status === 429 && (started.body.reason === "too_many_tickets" || started.body.reason === "too_many_retries");
+      setFeedback({ tone: "error", text: t(started.status === 0 ? "error.network" : started.status === 401 ? "error.session" : limited ? (`facial.${started.body.reason}` as SignerMessageKey) : "facial.retry.challenge_expired") });
+      if (started.status !== 0 && started.status !== 401 && !limited) router.refresh();
       return;
     }
     setChallenges(ticket.challenges);
@@ -129,6 +130,9 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; attempts
       setFeedback({ tone: "error", text: t("error.network") });
     } else if (answer.status === 401) {
       setFeedback({ tone: "error", text: t("error.session") });
+    } else if (result.reason === "ticket_used" || result.reason === "too_many_retries") {
+      // nothing was counted: the signer may start again (after the wait the message names)
+      setFeedback({ tone: "error", text: t(`facial.${result.reason}`), detail: t("facial.notCounted") });
     } else {
       stopCamera();
       router.refresh(); // locked, expired or concluded meanwhile: the page says which

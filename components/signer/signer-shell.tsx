@@ -1,16 +1,19 @@
 import { LanguageSwitch } from "@/components/layout/language-switch";
-import type { SignerPageState } from "@/lib/signers/load-signer-page";
+import type { SignerPageState, SignerStage } from "@/lib/signers/load-signer-page";
 import { signerTranslator, type SignerLocale } from "./signer-messages";
 
 type Summary = { organizationName: string; description: string; signers: { position: number; alias: string; status: string }[]; signerAlias?: string } | null;
 
-const STEPS = ["identify", "facial", "read"] as const;
-
-/** Header (organization, language), progress through the steps, and the help line every page ends with. */
-export function SignerShell({ locale, step, summary, children }: { locale: SignerLocale; step: SignerPageState["step"]; summary: Summary; children: React.ReactNode }) {
+/**
+ * Header (organization, language), progress through this signer's own stages (no facial stage for
+ * a signer without that challenge; none while a shared link's signers differ), and the help line
+ * every page ends with.
+ */
+export function SignerShell({ locale, step, stages, summary, children }: { locale: SignerLocale; step: SignerPageState["step"]; stages: SignerStage[] | null; summary: Summary; children: React.ReactNode }) {
   const t = signerTranslator(locale);
   const current = step === "auto-identify" || step === "names" ? "identify" : step === "wait" ? "read" : step;
-  const index = STEPS.indexOf(current as (typeof STEPS)[number]);
+  const shown = stages ?? [];
+  const index = shown.indexOf(current as SignerStage);
   return (
     <div className="signer-page">
       <a className="skip-link" href="#content">
@@ -30,8 +33,8 @@ export function SignerShell({ locale, step, summary, children }: { locale: Signe
           </section>
         )}
         {index >= 0 && (
-          <ol className="signer-steps" aria-label={`${t("stepOf")} ${index + 1}/3`}>
-            {STEPS.map((name, i) => (
+          <ol className="signer-steps" aria-label={`${t("stepOf")} ${index + 1}/${shown.length}`}>
+            {shown.map((name, i) => (
               <li key={name} aria-current={i === index ? "step" : undefined} className={i < index ? "done" : i === index ? "current" : undefined}>
                 {t(`steps.${name}`)}
               </li>

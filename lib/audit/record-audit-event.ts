@@ -19,6 +19,7 @@ export type AuditAction =
   | "process.notified"
   | "process.evidence_exported"
   | "signer.signed"
+  | "signer.unlocked"
   | "stamp.signature_requested"
   | "registry_photo.saved"
   | "registry_photo.replaced"

@@ -19,6 +19,7 @@ export const permissions = [
   "staff:manage",
   "organization:manage",
   "biometrics:read",
+  "identity:review",
   "audit:read",
 ] as const;
 export type Permission = (typeof permissions)[number];
@@ -40,6 +41,7 @@ const admin: Permission[] = [
   "certificates:manage",
   "staff:manage",
   "biometrics:read",
+  "identity:review",
   "audit:read",
 ];
 

@@ -64,6 +64,8 @@ export const ZEnv = z.object({
   TSA_URL_AUTH_TOKEN: optionalString,
   STAMP_TOKEN_TTL_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().positive().default(30)),
   FACE_MATCH_THRESHOLD: z.preprocess(emptyAsUndefined, z.coerce.number().gt(0).max(1).optional()),
+  // facial challenge tickets per signer per 10 minutes (default 6); read by lib/signers/facial-ticket-ledger.ts
+  FACIAL_TICKET_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100).optional()),
   OUTBOX_RETRY_BASE_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().positive().max(3600).default(30)),
   OUTBOX_LEASE_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(5).max(3600).default(120)),
   // names this instance in outbox leases; a restart under the same name frees its old leases at once

@@ -46,6 +46,8 @@ export function describeProcessEvent(event: ProcessEventRow, signers: SignerRow[
       return say("event.identity_failed", { attempt: count(detail.attempt) });
     case "facial_recorded":
       return say(detail.result ? "event.facialPassed" : "event.facialFailed", { score: score(detail.score), attempt: count(detail.attempt) });
+    case "signer_unlocked":
+      return say("event.signer_unlocked", { attempts: count(detail.newFacialAttempts) });
     case "signed":
       return say("event.signed", { documents: count(detail.documents) });
     case "declined":

@@ -31,9 +31,9 @@ describe("CpuPool", () => {
     pool = new CpuPool({ size: 2, maxQueue: 4, publicLane: { running: 1, queued: 2 } });
     await Promise.all([pool.run("diagnose-spin", { ms: 1 }), pool.run("diagnose-spin", { ms: 1 })]); // both workers booted
     const finished: string[] = [];
-    const publicTasks = [0, 1, 2].map((n) => pool!.run("diagnose-spin", { ms: 3_000 }, {}, [], "public").then((out) => (finished.push(`public ${n}`), out)));
+    const publicTasks = [0, 1, 2].map((n) => pool!.run("diagnose-spin", { ms: 3_000 }, {}, [], { lane: "public" }).then((out) => (finished.push(`public ${n}`), out)));
     // one running, two queued: the next anonymous task is refused at once
-    const refused = await pool.run("diagnose-spin", { ms: 1 }, {}, [], "public").catch((e: unknown) => e);
+    const refused = await pool.run("diagnose-spin", { ms: 1 }, {}, [], { lane: "public" }).catch((e: unknown) => e);
     expect(isAppError(refused) && refused.code).toBe("BUSY");
     // a signing-lane task takes the free worker instead of waiting behind the anonymous queue
     expect(await pool.run("diagnose-spin", { ms: 1 })).toBe("done");
@@ -71,6 +71,20 @@ describe("CpuPool", () => {
     const error = await pool.run("diagnose-spin", { ms: 60_000 }).catch((e: unknown) => e);
     expect((error as PdfError).code).toBe("PDF_TOO_COMPLEX");
     expect(await pool.run("diagnose-spin", { ms: 1 })).toBe("done");
+  }, 60_000);
+
+  test("one owner's full line refuses only that owner; another owner's task is served next, not after the whole line", async () => {
+    pool = new CpuPool({ size: 1, maxQueue: 32, maxQueuePerOwner: 2 });
+    await pool.run("diagnose-spin", { ms: 1 }); // the worker is up
+    const finished: string[] = [];
+    const track = (name: string, owner: string) => pool!.run("diagnose-spin", { ms: 300 }, {}, [], { owner }).then(() => void finished.push(name));
+    const running = track("busy-0", "busy-org");
+    const waiting = [track("busy-1", "busy-org"), track("busy-2", "busy-org")];
+    const refused = await pool.run("diagnose-spin", { ms: 1 }, {}, [], { owner: "busy-org" }).catch((e: unknown) => e);
+    expect(isAppError(refused) && refused.code).toBe("BUSY");
+    const other = track("other-1", "other-org");
+    await Promise.all([running, ...waiting, other]);
+    expect(finished).toEqual(["busy-0", "busy-1", "other-1", "busy-2"]);
   }, 60_000);
 
   test("a task past its memory limit gets PDF_TOO_COMPLEX and the process lives on", async () => {

@@ -6,12 +6,15 @@ import type { CpuTaskInput, CpuTaskName, CpuTaskOutput } from "./cpu-tasks";
 import { deserializeError, serializeError, type SerializedError } from "./task-errors";
 import { addStages, isRecording, type StageTimings } from "./request-timing";
 import { metrics } from "@/lib/metrics/metrics";
+import { FairQueue } from "./fair-queue";
 
 export type CpuPoolOptions = {
   /** Worker threads (default: one per core). */
   size?: number;
   /** Tasks that may wait for a worker; past it the pool answers BUSY (503 with Retry-After). */
   maxQueue?: number;
+  /** Tasks one owner (the `owner` of `run`) may have waiting; past it only that owner is answered BUSY. */
+  maxQueuePerOwner?: number;
   /** A task running longer is stopped: its worker is terminated and replaced. */
   taskTimeoutMs?: number;
   /** The pool's name in metrics (cpu, face, revocation). */
@@ -63,7 +66,9 @@ const WORKER_BOOT_ALLOWANCE_MS = 30_000;
  */
 export class CpuPool {
   private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
+  private readonly queue: FairQueue<Job>;
+  /** The public lane's own waiting line, bounded by `publicQueued`. */
+  private readonly publicQueue: Job[] = [];
   private nextId = 1;
   private readonly size: number;
   private readonly maxQueue: number;
@@ -77,20 +82,27 @@ export class CpuPool {
     this.name = options.name ?? "cpu";
     this.size = Math.max(1, options.size ?? availableParallelism());
     this.maxQueue = options.maxQueue ?? 32;
+    this.queue = new FairQueue({ perOwner: options.maxQueuePerOwner ?? this.maxQueue, total: this.maxQueue });
     this.taskTimeoutMs = options.taskTimeoutMs ?? 60_000;
     this.maxHeapMb = options.maxHeapMb ?? 1024;
     this.publicRunning = Math.max(1, Math.min(this.size, options.publicLane?.running ?? this.size - 1));
     this.publicQueued = Math.max(0, options.publicLane?.queued ?? 8);
   }
 
-  /** `transfer`: buffers of the input that the caller gives up, moved to the worker instead of copied. */
-  async run<N extends CpuTaskName>(task: N, input: CpuTaskInput<N>, calls: MainThreadCalls = {}, transfer: ArrayBuffer[] = [], lane: CpuLane = "main"): Promise<CpuTaskOutput<N>> {
-    if (this.waiting(lane) >= (lane === "public" ? this.publicQueued : this.maxQueue)) throw new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos.");
+  /**
+   * `transfer`: buffers of the input that the caller gives up, moved to the worker instead of copied.
+   * `lane`: the anonymous public lane has a share of the workers and a queue of its own.
+   * `owner`: whose task it is (an organization); main-lane tasks wait one owner at a time, in turn.
+   */
+  async run<N extends CpuTaskName>(task: N, input: CpuTaskInput<N>, calls: MainThreadCalls = {}, transfer: ArrayBuffer[] = [], { lane = "main", owner = "" }: { lane?: CpuLane; owner?: string } = {}): Promise<CpuTaskOutput<N>> {
+    if (lane === "public" && this.publicQueue.length >= this.publicQueued) throw new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos.");
     const timing = isRecording();
     const started = performance.now();
     const observe = (outcome: "ok" | "error") => metrics().poolTaskDuration.observe({ pool: this.name, task, outcome }, (performance.now() - started) / 1000);
     const done = await new Promise<{ output: unknown; timing?: TaskTiming }>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, task, input, calls, timing, transfer, lane, resolve, reject });
+      const job: Job = { id: this.nextId++, task, input, calls, timing, transfer, lane, resolve, reject };
+      if (lane === "public") this.publicQueue.push(job);
+      else if (!this.queue.push(owner, job)) return reject(new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos."));
       this.dispatch();
     }).catch((error: unknown) => {
       observe("error");
@@ -109,7 +121,7 @@ export class CpuPool {
 
   /** Tasks waiting for a worker. */
   get queueLength(): number {
-    return this.queue.length;
+    return this.queue.length + this.publicQueue.length;
   }
 
   /** Whether any worker was started (the face pool starts on the first facial check). */
@@ -123,25 +135,29 @@ export class CpuPool {
 
   /** Terminates every worker (tests, shutdown); queued tasks are refused. */
   async close(): Promise<void> {
-    for (const job of this.queue.splice(0)) job.reject(new AppError("BUSY", "El servicio se está deteniendo."));
+    for (const job of [...this.queue.drain(), ...this.publicQueue.splice(0)]) job.reject(new AppError("BUSY", "El servicio se está deteniendo."));
     await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
   }
 
-  /** Tasks of the lane waiting for a worker: each lane's queue limit counts only its own. */
-  private waiting(lane: CpuLane): number {
-    return this.queue.reduce((count, job) => count + (job.lane === lane ? 1 : 0), 0);
+  /**
+   * The next task to start: the older of the two lines' heads (first come, first served), except
+   * that public tasks past their share of workers wait.
+   */
+  private nextJob(): Job | undefined {
+    const publicBusy = this.slots.filter((candidate) => candidate.job?.lane === "public").length >= this.publicRunning;
+    const main = this.queue.peek();
+    const anonymous = publicBusy ? undefined : this.publicQueue[0];
+    if (anonymous && (!main || anonymous.id < main.id)) return this.publicQueue.shift();
+    return main ? this.queue.shift() : undefined;
   }
 
   private dispatch(): void {
-    while (this.queue.length > 0) {
-      // first come, first served, except that public tasks past their share of workers wait
-      const publicBusy = this.slots.filter((candidate) => candidate.job?.lane === "public").length >= this.publicRunning;
-      const index = this.queue.findIndex((job) => job.lane === "main" || !publicBusy);
-      if (index === -1) return;
+    while (this.queueLength > 0) {
       let slot = this.slots.find((candidate) => !candidate.job);
       if (!slot && this.slots.length < this.size) slot = this.spawn();
       if (!slot) return;
-      const [job] = this.queue.splice(index, 1);
+      const job = this.nextJob();
+      if (!job) return;
       slot.job = job;
       this.startTimer(slot, job, slot.booted ? this.taskTimeoutMs : this.taskTimeoutMs + WORKER_BOOT_ALLOWANCE_MS);
       slot.worker.postMessage({ kind: "task", id: job.id, task: job.task, input: job.input, timing: job.timing || undefined }, job.transfer);
@@ -249,13 +265,19 @@ export function cpuPool(): CpuPool {
 
 const FACE_POOL = Symbol.for("firmaviva.face-pool");
 
+/** Facial tries one organization may have waiting for the face worker. */
+export const FACE_QUEUE_PER_ORGANIZATION = 8;
+
 /**
  * Face analysis gets its own single worker: the models (~300 MB with the WASM runtime) load once
- * there, on first use, instead of in every worker of the main pool.
+ * there, on first use, instead of in every worker of the main pool. Every organization shares it,
+ * so tries wait in per-organization lines served in turn: one organization's load can neither fill
+ * the queue for the others nor put them behind all of its own tries.
  */
 export function facePool(): CpuPool {
   const holder = globalThis as { [FACE_POOL]?: CpuPool };
-  holder[FACE_POOL] ??= new CpuPool({ name: "face", size: 1, maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"), taskTimeoutMs: 120_000, maxHeapMb: 1024 });
+  const maxQueue = Math.max(numberFromEnv("CPU_QUEUE_LIMIT") ?? 32, 4 * FACE_QUEUE_PER_ORGANIZATION);
+  holder[FACE_POOL] ??= new CpuPool({ name: "face", size: 1, maxQueue, maxQueuePerOwner: FACE_QUEUE_PER_ORGANIZATION, taskTimeoutMs: 120_000, maxHeapMb: 1024 });
   return holder[FACE_POOL];
 }
 

@@ -15,18 +15,26 @@ export interface FacialTicket {
 /**
  * The movements of one facial try, chosen by the server when the signer starts the capture: two
  * different challenges drawn from a random nonce (not guessable, so a clip prepared in advance
- * fits one try in 14), bound to the signer and valid for FACIAL_TICKET_SECONDS. Stateless: the
- * ticket carries what the check needs and its HMAC.
+ * fits one try in 14), bound to the signer and valid for FACIAL_TICKET_SECONDS. The ticket carries
+ * what the check needs and its HMAC; that it is used once, and how many a signer gets, is kept in
+ * the database (facial-ticket-ledger.ts).
  */
-export function issueFacialTicket(input: { signerId: string; set?: readonly LivenessChallenge[]; now?: Date }, deps: { secretKey: Uint8Array }): FacialTicket {
+export function issueFacialTicket(input: { signerId: string; set?: readonly LivenessChallenge[]; now?: Date }, deps: { secretKey: Uint8Array }): FacialTicket & { nonce: string } {
   const nonce = randomBytes(12).toString("base64url");
   const issuedAt = Math.floor((input.now ?? new Date()).getTime() / 1000);
   const body = `${input.signerId}.${nonce}.${issuedAt}`;
-  return { challenges: challengesOf(deps.secretKey, body, input.set ?? LIVENESS_CHALLENGES), ticket: `${nonce}.${issuedAt}.${mac(deps.secretKey, body)}` };
+  return { nonce, challenges: challengesOf(deps.secretKey, body, input.set ?? LIVENESS_CHALLENGES), ticket: `${nonce}.${issuedAt}.${mac(deps.secretKey, body)}` };
 }
 
-/** The challenges of a ticket this signer got from us less than FACIAL_TICKET_SECONDS ago; otherwise null. */
-export function readFacialTicket(input: { signerId: string; ticket: string; set?: readonly LivenessChallenge[]; now?: Date }, deps: { secretKey: Uint8Array }): FacialTicket["challenges"] | null {
+/**
+ * What a ticket this signer got from us says: its nonce (the key of its ledger row), its challenges,
+ * and whether it came back later than FACIAL_TICKET_SECONDS. Null when it is not ours (malformed, or
+ * signed for another signer).
+ */
+export function readFacialTicket(
+  input: { signerId: string; ticket: string; set?: readonly LivenessChallenge[]; now?: Date },
+  deps: { secretKey: Uint8Array },
+): { nonce: string; challenges: FacialTicket["challenges"]; late: boolean } | null {
   const parts = input.ticket.split(".");
   if (parts.length !== 3 || !/^[\w-]{16}$/.test(parts[0]) || !/^\d{1,12}$/.test(parts[1])) return null;
   const [nonce, issued, signature] = parts;
@@ -35,8 +43,7 @@ export function readFacialTicket(input: { signerId: string; ticket: string; set?
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   const age = Math.floor((input.now ?? new Date()).getTime() / 1000) - Number(issued);
-  if (age < -5 || age > FACIAL_TICKET_SECONDS) return null;
-  return challengesOf(deps.secretKey, body, input.set ?? LIVENESS_CHALLENGES);
+  return { nonce, challenges: challengesOf(deps.secretKey, body, input.set ?? LIVENESS_CHALLENGES), late: age < -5 || age > FACIAL_TICKET_SECONDS };
 }
 
 function mac(secretKey: Uint8Array, body: string): string {

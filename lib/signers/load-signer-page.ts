@@ -14,14 +14,22 @@ export type ReadableDocument = Pick<DocumentToSign, "documentId" | "name" | "pag
 
 type Summary = Pick<SigningLinkView, "organizationName" | "description" | "expireAt" | "signOrder" | "signers"> & { signerAlias: string };
 
+/** The stages the progress bar names; "facial" only for a signer whose challenges include it. */
+export type SignerStage = "identify" | "facial" | "read";
+
+/** `stages`: this signer's stages, or null when not known yet (a shared link whose signers differ). */
 export type SignerPageState =
   | { step: "problem"; reason: SignerRefusal; receipt: SignerReceipt | null }
-  | { step: "identify"; summary: Omit<Summary, "signerAlias">; maxAttempts: number }
-  | { step: "auto-identify"; summary: Omit<Summary, "signerAlias"> }
-  | { step: "names"; summary: Summary; proposed: ProposedNames; idLabel: string }
-  | { step: "wait"; summary: Summary }
-  | { step: "facial"; summary: Summary; attemptsLeft: number; needsIdDocument: boolean }
-  | { step: "read"; summary: Summary; documents: ReadableDocument[]; isLastSigner: boolean };
+  | { step: "identify"; summary: Omit<Summary, "signerAlias">; maxAttempts: number; stages: SignerStage[] | null }
+  | { step: "auto-identify"; summary: Omit<Summary, "signerAlias">; stages: SignerStage[] | null }
+  | { step: "names"; summary: Summary; proposed: ProposedNames; idLabel: string; stages: SignerStage[] }
+  | { step: "wait"; summary: Summary; stages: SignerStage[] }
+  | { step: "facial"; summary: Summary; attemptsLeft: number; needsIdDocument: boolean; stages: SignerStage[] }
+  | { step: "read"; summary: Summary; documents: ReadableDocument[]; isLastSigner: boolean; stages: SignerStage[] };
+
+function stagesOf(facial: boolean): SignerStage[] {
+  return facial ? ["identify", "facial", "read"] : ["identify", "read"];
+}
 
 /**
  * Which step the signer page shows for this link and signer-session (the signer named by the
@@ -32,23 +40,32 @@ export async function loadSignerPage(input: { token: string; signerId?: string }
   const { db } = services;
   try {
     // a shared link locked by wrong ID numbers names no signer, so openSigningLink alone would just ask again
-    if ((await resolveSigningLink(input.token, db)).link.lockedAt) throw new SignerFlowError("locked");
+    const link = await resolveSigningLink(input.token, db);
+    if (link.link.lockedAt) throw new SignerFlowError("locked");
     const view = await openSigningLink({ token: input.token, signerId: input.signerId }, db);
     const base = { organizationName: view.organizationName, description: view.description, expireAt: view.expireAt, signOrder: view.signOrder, signers: view.signers };
-    if (!input.signerId || !view.signer) return view.identityRequired ? { step: "identify", summary: base, maxAttempts: MAX_ID_ATTEMPTS } : { step: "auto-identify", summary: base };
+    if (!input.signerId || !view.signer) {
+      // before the signer is known: the stages every signer this link may name has in common
+      const candidates = link.signers.filter((s) => (link.link.signerId ? s.id === link.link.signerId : s.status === "pending"));
+      const facial = new Set(candidates.map((s) => s.signChallenges.includes("facial")));
+      const stages = facial.size === 1 ? stagesOf(facial.has(true)) : null;
+      return view.identityRequired ? { step: "identify", summary: base, maxAttempts: MAX_ID_ATTEMPTS, stages } : { step: "auto-identify", summary: base, stages };
+    }
     const signer = view.signer;
     const summary = { ...base, signerAlias: signer.alias };
+    const stages = stagesOf(signer.facialRequired);
     if (!signer.namesConfirmed) {
       const row = (await resolveSigningLink(input.token, db)).signers.find((s) => s.id === signer.id)!;
-      return { step: "names", summary, proposed: await proposeSignerNames(row, identityRegistryFor(services)), idLabel: `${row.nat} ${signer.docIdHint}` };
+      return { step: "names", summary, proposed: await proposeSignerNames(row, identityRegistryFor(services)), idLabel: `${row.nat} ${signer.docIdHint}`, stages };
     }
-    if (!signer.isNext) return { step: "wait", summary };
+    if (!signer.isNext) return { step: "wait", summary, stages };
     if (signer.facialRequired && !signer.facialPassed) {
       const context = await resolveSigningLink(input.token, db);
       const row = context.signers.find((s) => s.id === signer.id)!;
       return {
         step: "facial",
         summary,
+        stages,
         attemptsLeft: signer.facialAttemptsLeft,
         // the nat's flow says whether a registry photo can be the reference (a passport's cannot)
         needsIdDocument: !(flowOf(row.nat).facialReferences.includes("registry") && (await hasRegistryPhoto({ organizationId: context.process.organizationId, nat: row.nat, docId: row.docId }, db))),
@@ -58,6 +75,7 @@ export async function loadSignerPage(input: { token: string; signerId?: string }
     return {
       step: "read",
       summary,
+      stages,
       isLastSigner: plan.isLastSigner,
       documents: plan.documents.map(({ documentId, name, pages, appendStampPage, stampPage, stampRect }) => ({ documentId, name, pages, appendStampPage, stampPage, stampRect })),
     };

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { IdDocumentEvidence } from "./judge-facial-try";
 import type { LivenessChallenge } from "@/lib/faces/assess-liveness";
@@ -9,28 +9,6 @@ import type { SignerClient } from "./describe-signer-client";
 import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
 import { actingSigner, resolveSigningLink, type SigningContext } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
-
-/**
- * Counts one facial try before it is evaluated, with one conditional UPDATE … RETURNING (PGlite and
- * PostgreSQL alike): refused once three were counted or the signer is locked.
- */
-export async function claimFacialAttempt(signerId: string, db: Db): Promise<number> {
-  const [counted] = await db
-    .update(processSigners)
-    .set({ facialAttempts: sql`${processSigners.facialAttempts} + 1` })
-    .where(and(eq(processSigners.id, signerId), lt(processSigners.facialAttempts, MAX_FACIAL_ATTEMPTS), isNull(processSigners.lockedAt)))
-    .returning({ attempts: processSigners.facialAttempts });
-  if (!counted) throw new SignerFlowError("locked");
-  return counted.attempts;
-}
-
-/** Gives back a claimed try that could not be evaluated (no usable face in the picture). */
-export async function releaseFacialAttempt(signerId: string, db: Db): Promise<void> {
-  await db
-    .update(processSigners)
-    .set({ facialAttempts: sql`greatest(${processSigners.facialAttempts} - 1, 0)` })
-    .where(eq(processSigners.id, signerId));
-}
 
 /** Everything the server judged in one try, kept for the audit trail and the evidence (never sent to the browser). */
 export type FacialEvaluation = {

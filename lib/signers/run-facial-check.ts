@@ -9,7 +9,9 @@ import { encryptBiometric } from "./encrypt-biometric";
 import { readFacialTicket } from "./facial-challenge";
 import { flowOf } from "./nationality-flows";
 import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
-import { claimFacialAttempt, recordFacialResult, releaseFacialAttempt, type FacialEvaluation } from "./record-facial-result";
+import { spendFacialTicket, settleFacialTicket } from "./facial-ticket-ledger";
+import type { FacialJudgement } from "./judge-facial-try";
+import { recordFacialResult, type FacialEvaluation } from "./record-facial-result";
 import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
 import { metrics } from "@/lib/metrics/metrics";
 import { SignerFlowError } from "./signer-flow-error";
@@ -32,7 +34,8 @@ export type FacialCheckOutcome =
 /**
  * The facial check of one try (`liveness:selfie` + `match:db:selfie` or `match:portrait:selfie`):
  * liveness over the frames with the two movements of the signer's ticket (issued when the capture
- * started, valid 90 s: lib/signers/facial-challenge.ts), then the first frame
+ * started, valid 90 s, spent by this upload whatever its outcome: lib/signers/facial-challenge.ts,
+ * facial-ticket-ledger.ts), then the first frame
  * (the signer looking at the camera) against the organization's registry photo for the signer's
  * nat + doc_id, or, without one, against the portrait cropped from the ID document photo sent along,
  * once that photo proved to be an identity card bearing the signer's doc_id (OCR of the MRZ or the
@@ -54,24 +57,37 @@ async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services
   const signer = actingSigner(context, input.signerId);
   if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
   const organizationId = context.process.organizationId;
-  // the try is counted before the (slow) face analysis, so parallel tries cannot exceed three
-  const attempt = await claimFacialAttempt(signer.id, db);
+  const flow = flowOf(signer.nat);
+  const ticket = readFacialTicket({ signerId: signer.id, ticket: input.ticket, set: flow.challenges }, { secretKey: config.secretKey });
+  if (!ticket) throw new SignerFlowError("ticket_invalid");
+  // the ticket is spent and the try counted before the (slow) face analysis, so parallel uploads
+  // cannot exceed three tries nor use one ticket twice
+  const attempt = await spendFacialTicket({ signerId: signer.id, nonce: ticket.nonce }, db);
   const retry = async (reason: FacialRetryReason): Promise<FacialCheckOutcome> => {
-    // an unusable picture (or a late ticket) is not a try: it is given back
-    await releaseFacialAttempt(signer.id, db);
+    // an unusable picture (or a late ticket) is not a try: it is given back, and counts as a retry
+    await settleFacialTicket({ signerId: signer.id, nonce: ticket.nonce, outcome: "retry" }, db);
     return { status: "retry", reason, attemptsLeft: MAX_FACIAL_ATTEMPTS - attempt + 1 };
   };
-  const flow = flowOf(signer.nat);
-  const challenges = readFacialTicket({ signerId: signer.id, ticket: input.ticket, set: flow.challenges }, { secretKey: config.secretKey });
-  if (!challenges) return retry("challenge_expired");
+  if (ticket.late) return retry("challenge_expired");
+  const challenges = ticket.challenges;
 
   // the nat's flow says which references count (a passport has no registry photo)
-  const registry = flow.facialReferences.includes("registry") ? await findRegistryPhoto({ organizationId, nat: signer.nat, docId: signer.docId }, db, { blobs, secretKey: config.secretKey }) : null;
-  const reference = registry ?? (flow.facialReferences.includes("id-document") ? input.idDocument : undefined);
-  if (!reference) return retry("id_document_required");
-  // the face models run in their own worker: a try costs a second of CPU the event loop never sees
-  const judged = await facePool().run("judge-facial-try", { frames: input.frames, reference, referenceIsIdDocument: !registry, docId: signer.docId, challenges });
+  let judged: FacialJudgement;
+  let registry: Uint8Array | null;
+  try {
+    registry = flow.facialReferences.includes("registry") ? await findRegistryPhoto({ organizationId, nat: signer.nat, docId: signer.docId }, db, { blobs, secretKey: config.secretKey }) : null;
+    const reference = registry ?? (flow.facialReferences.includes("id-document") ? input.idDocument : undefined);
+    if (!reference) return retry("id_document_required");
+    // the face models run in their own worker, where each organization has its own share of the queue
+    judged = await facePool().run("judge-facial-try", { frames: input.frames, reference, referenceIsIdDocument: !registry, docId: signer.docId, challenges }, {}, [], { owner: organizationId });
+  } catch (error) {
+    // nothing was judged (a full queue, a worker that died): the try is given back
+    await settleFacialTicket({ signerId: signer.id, nonce: ticket.nonce, outcome: "retry" }, db);
+    throw error;
+  }
   if (judged.kind === "retry") return retry(judged.reason);
+  await settleFacialTicket({ signerId: signer.id, nonce: ticket.nonce, outcome: "counted" }, db);
+  const reference = registry ?? input.idDocument!;
   const liveness = { live: judged.live, reasons: judged.reasons };
   const match = { similarity: judged.similarity, threshold: judged.threshold, decision: judged.decision };
   const passed = liveness.live && match.decision === "match";

@@ -39,3 +39,6 @@ export const ZPagesShown = z.object({
   documentId: z.string().uuid(),
   pages: z.array(z.number().int().min(0).max(100_000)).min(1).max(1000),
 });
+
+/** Staff unlocking a signer (dashboard server action). */
+export const ZUnlockSigner = z.object({ processId: z.string().trim().min(1).max(100), signerId: z.uuid() });

@@ -19,7 +19,11 @@ export type SignerRefusal =
   | "facial_not_required"
   | "not_your_turn"
   | "document_changed"
-  | "pages_not_shown";
+  | "pages_not_shown"
+  | "ticket_invalid"
+  | "ticket_used"
+  | "too_many_tickets"
+  | "too_many_retries";
 
 const refusals: Record<SignerRefusal, { code: ErrorCode; message: string }> = {
   unknown_link: { code: "NOT_FOUND", message: "El enlace no existe o está incompleto." },
@@ -39,6 +43,10 @@ const refusals: Record<SignerRefusal, { code: ErrorCode; message: string }> = {
   facial_not_required: { code: "VALIDATION", message: "Este firmante no requiere validación facial." },
   not_your_turn: { code: "FORBIDDEN", message: "Aún no es su turno: la firma sigue un orden." },
   document_changed: { code: "CONFLICT", message: "Otro firmante firmó mientras tanto; vuelva a intentarlo." },
+  ticket_invalid: { code: "VALIDATION", message: "El intento de validación facial no es válido; comience uno nuevo." },
+  ticket_used: { code: "CONFLICT", message: "Este intento de validación facial ya se usó; comience uno nuevo." },
+  too_many_tickets: { code: "RATE_LIMITED", message: "Comenzó demasiados intentos de validación facial en poco tiempo; espere unos minutos y vuelva a intentarlo." },
+  too_many_retries: { code: "RATE_LIMITED", message: "Hubo demasiados intentos sin resultado en la última hora; espere y vuelva a intentarlo más tarde." },
   pages_not_shown: { code: "FORBIDDEN", message: "Aún no se mostraron todas las páginas de los documentos; recórralos hasta el final antes de firmar." },
 };
 
@@ -48,7 +56,9 @@ export class SignerFlowError extends AppError {
     readonly reason: SignerRefusal,
     /** Attempts left, for wrong_id and failed facial checks. */
     readonly attemptsLeft?: number,
+    /** Seconds until a rate-limited request may succeed (the Retry-After header). */
+    readonly retryAfterSeconds?: number,
   ) {
-    super(refusals[reason].code, refusals[reason].message, reason === "wrong_id" ? "docId" : undefined);
+    super(refusals[reason].code, refusals[reason].message, reason === "wrong_id" ? "docId" : reason === "ticket_invalid" ? "ticket" : undefined);
   }
 }

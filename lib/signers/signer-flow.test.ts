@@ -4,7 +4,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { organizations, outbox, processes } from "@/db/schema";
+import { auditLog, facialTickets, organizations, outbox, processes, processEvents, processSigners } from "@/db/schema";
 import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
 import { createOrganization } from "@/lib/organizations/create-organization";
 import { createProcess } from "@/lib/processes/create-process";
@@ -15,8 +15,10 @@ import { confirmSignerNames } from "./confirm-signer-names";
 import { declineSignature } from "./decline-signature";
 import { openSigningLink } from "./open-signing-link";
 import { prepareSignerSignature } from "./prepare-signer-signature";
-import { claimFacialAttempt, recordFacialResult } from "./record-facial-result";
+import { recordFacialResult } from "./record-facial-result";
 import { verifySignerIdentity } from "./verify-signer-identity";
+import { unlockSigner } from "./unlock-signer";
+import { admitFacialTicket, settleFacialTicket, spendFacialTicket } from "./facial-ticket-ledger";
 
 const pdfBytes = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/valid/libreoffice70-tiny.pdf"));
 const links = { secretKey: new Uint8Array(32).fill(7), publicUrl: "https://firmas.test" };
@@ -66,10 +68,18 @@ async function signAs(token: string, signerId: string) {
   return { plan, result: await completeSignerSignature({ token, signerId, signedDocuments }, db) };
 }
 
-/** One facial try as the flow makes it: the attempt is claimed first, then its result recorded. */
+/** One facial try as the flow makes it: a ticket is issued and spent (which counts the try), then the result recorded. */
 async function facialTry(input: { token: string; signerId: string; result: boolean; score: number; selfieBlobKey: string }) {
-  const attempt = await claimFacialAttempt(input.signerId, db);
+  const attempt = await spendNewTicket(input.signerId);
   return recordFacialResult({ ...input, attempt }, db);
+}
+
+async function spendNewTicket(signerId: string): Promise<number> {
+  const nonce = crypto.randomUUID().slice(0, 16);
+  await admitFacialTicket({ signerId, nonce }, db);
+  const attempt = await spendFacialTicket({ signerId, nonce }, db);
+  await settleFacialTicket({ signerId, nonce, outcome: "counted" }, db);
+  return attempt;
 }
 
 describe("signer use cases", () => {
@@ -122,10 +132,12 @@ describe("signer use cases", () => {
     await expect(facialTry({ token: tokens[1], signerId, result: true, score: 1, selfieBlobKey: "s.jpg" })).rejects.toMatchObject({ code: "LOCKED" });
   });
 
-  it("facial tries are claimed atomically: 10 parallel tries get exactly 3 claims, the rest are refused as locked", async () => {
+  it("facial tries are counted atomically: 6 parallel uploads, each with its own ticket, get exactly 3 tries, the rest are refused as locked", async () => {
     const { tokens } = await newProcess("per-signer", { signers: [{ doc_id: "77777777", signChallenges: ["facial"] }] });
     const { signerId } = await verifySignerIdentity({ token: tokens[0], docId: "77777777" }, db);
-    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => claimFacialAttempt(signerId, db)));
+    const nonces = Array.from({ length: 6 }, (_, i) => `nonce-race-${i}`.padEnd(16, "r"));
+    for (const nonce of nonces) await admitFacialTicket({ signerId, nonce }, db);
+    const outcomes = await Promise.allSettled(nonces.map((nonce) => spendFacialTicket({ signerId, nonce }, db)));
     expect(outcomes.filter((o) => o.status === "fulfilled").map((o) => (o as PromiseFulfilledResult<number>).value).sort()).toEqual([1, 2, 3]);
     expect(outcomes.filter((o) => o.status === "rejected").every((o) => (o as PromiseRejectedResult).reason.code === "LOCKED")).toBe(true);
   });
@@ -153,6 +165,78 @@ describe("signer use cases", () => {
     const [row] = await db.select().from(processes).where(eq(processes.id, id));
     expect(row.status).toBe("rejected");
     await expect(openSigningLink({ token: tokens[0] }, db)).rejects.toMatchObject({ code: "GONE", reason: "process_rejected" });
+  });
+});
+
+describe("unlocking a locked signer", () => {
+  it("staff unlock gives 3 new tries and keeps every earlier try; a signer that is not locked is refused", async () => {
+    const { id, tokens } = await newProcess("per-signer", { signers: [{ doc_id: "12121212", signChallenges: ["facial"] }] });
+    const { signerId } = await verifySignerIdentity({ token: tokens[0], docId: "12121212" }, db);
+    const organizationId = callers["per-signer"].organizationId;
+    await expect(unlockSigner({ organizationId, processId: id, signerId, actor: "reviewer@x" }, db)).rejects.toMatchObject({ code: "CONFLICT" });
+    for (let i = 0; i < 3; i++) await facialTry({ token: tokens[0], signerId, result: false, score: 0.1, selfieBlobKey: `s${i}.jpg` });
+    await expect(openSigningLink({ token: tokens[0], signerId }, db)).rejects.toMatchObject({ code: "LOCKED" });
+    // another organization cannot unlock it
+    await expect(unlockSigner({ organizationId: callers.shared.organizationId, processId: id, signerId, actor: "x" }, db)).rejects.toMatchObject({ code: "NOT_FOUND" });
+
+    await unlockSigner({ organizationId, processId: id, signerId, actor: "reviewer@x" }, db);
+    expect((await openSigningLink({ token: tokens[0], signerId }, db)).signer).toMatchObject({ facialAttemptsLeft: 3 });
+    expect(await facialTry({ token: tokens[0], signerId, result: true, score: 0.9, selfieBlobKey: "s3.jpg" })).toMatchObject({ result: true, attemptsLeft: 2 });
+    const events = await db.select().from(processEvents).where(eq(processEvents.processId, id));
+    expect(events.filter((e) => e.kind === "facial_recorded")).toHaveLength(4);
+    expect(events.find((e) => e.kind === "signer_unlocked")).toMatchObject({ actor: "reviewer@x", signerId, detail: { facialAttemptsBefore: 3, newFacialAttempts: 3 } });
+    const audit = await db.select().from(auditLog).where(eq(auditLog.target, id));
+    expect(audit.map((a) => a.action)).toContain("signer.unlocked");
+  });
+});
+
+describe("facial ticket ledger", () => {
+  async function facialSigner(docId: string) {
+    const { tokens } = await newProcess("per-signer", { signers: [{ doc_id: docId, signChallenges: ["facial"] }] });
+    return (await verifySignerIdentity({ token: tokens[0], docId }, db)).signerId;
+  }
+
+  it("10 parallel ticket requests: exactly 6 are admitted, the rest refused with a Retry-After within 10 minutes", async () => {
+    const signerId = await facialSigner("13131313");
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => admitFacialTicket({ signerId, nonce: `nonce-par-${i}`.padEnd(16, "x") }, db)));
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(6);
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === "rejected").map((o) => o.reason);
+    expect(refused.every((r) => r.reason === "too_many_tickets" && r.code === "RATE_LIMITED" && r.retryAfterSeconds > 0 && r.retryAfterSeconds <= 600)).toBe(true);
+  });
+
+  it("a ticket is spent once under parallel uploads; a retry gives the try back but counts toward the hour's 10", async () => {
+    const signerId = await facialSigner("14141414");
+    await admitFacialTicket({ signerId, nonce: "nonce-once-aaaaa" }, db);
+    const spent = await Promise.allSettled(Array.from({ length: 5 }, () => spendFacialTicket({ signerId, nonce: "nonce-once-aaaaa" }, db)));
+    expect(spent.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    expect(spent.filter((o) => o.status === "rejected").every((o) => (o as PromiseRejectedResult).reason.reason === "ticket_used")).toBe(true);
+    await settleFacialTicket({ signerId, nonce: "nonce-once-aaaaa", outcome: "retry" }, db);
+    const [signer] = await db.select().from(processSigners).where(eq(processSigners.id, signerId));
+    expect(signer.facialAttempts).toBe(0);
+    await expect(spendFacialTicket({ signerId, nonce: "nonce-unknown-aa" }, db)).rejects.toMatchObject({ reason: "ticket_invalid" });
+    // nine more retries this hour (rows written directly: the 10-minute ticket limit is another test's)
+    await db.insert(facialTickets).values(Array.from({ length: 9 }, (_, i) => ({ nonce: `nonce-old-${i}`.padEnd(16, "y"), signerId, issuedAt: new Date(Date.now() - 30 * 60_000), usedAt: new Date(), outcome: "retry" as const })));
+    await expect(admitFacialTicket({ signerId, nonce: "nonce-late-aaaaa" }, db)).rejects.toMatchObject({ reason: "too_many_retries", code: "RATE_LIMITED" });
+    // retries older than an hour no longer count
+    await db.update(facialTickets).set({ usedAt: new Date(Date.now() - 61 * 60_000) }).where(eq(facialTickets.signerId, signerId));
+    await admitFacialTicket({ signerId, nonce: "nonce-late-aaaaa" }, db);
+    expect(await spendFacialTicket({ signerId, nonce: "nonce-late-aaaaa" }, db)).toBe(1);
+  });
+
+  it("tickets asked for and left unused past 90 s count as retries (ticket fishing spends the hour's budget)", async () => {
+    const signerId = await facialSigner("15151515");
+    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+    // 10 tickets never used, issued 20–29 minutes ago: outside the 10-minute ticket window, inside the hour
+    await db.insert(facialTickets).values(Array.from({ length: 10 }, (_, i) => ({ nonce: `nonce-fish-${i}`.padEnd(16, "z"), signerId, issuedAt: minutesAgo(20 + i) })));
+    const refused = await admitFacialTicket({ signerId, nonce: "nonce-fish-next0" }, db).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ reason: "too_many_retries" });
+    // the oldest leaves the hour in about 31 minutes
+    expect((refused as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(30 * 60);
+    expect((refused as { retryAfterSeconds: number }).retryAfterSeconds).toBeLessThanOrEqual(31 * 60 + 5);
+    // counter-test: tickets still within their 90 s do not count
+    const fresh = await facialSigner("16161616");
+    await db.insert(facialTickets).values(Array.from({ length: 5 }, (_, i) => ({ nonce: `nonce-new-${i}`.padEnd(16, "w"), signerId: fresh, issuedAt: new Date() })));
+    await admitFacialTicket({ signerId: fresh, nonce: "nonce-new-next00" }, db);
   });
 });
 

@@ -56,17 +56,17 @@ describe("facial challenge tickets", () => {
     expect(new Set([...seen].flatMap((pair) => pair.split("+")))).toEqual(new Set(LIVENESS_CHALLENGES));
   });
 
-  it("are read back for the same signer within their time, and refused otherwise", () => {
+  it("are read back for the same signer (late after their time), and refused otherwise", () => {
     const issued = new Date("2026-11-25T10:00:00Z");
-    const { challenges, ticket } = issueFacialTicket({ signerId, now: issued }, { secretKey: key });
+    const { challenges, ticket, nonce: issuedNonce } = issueFacialTicket({ signerId, now: issued }, { secretKey: key });
     const at = (seconds: number) => new Date(issued.getTime() + seconds * 1000);
-    expect(readFacialTicket({ signerId, ticket, now: at(30) }, { secretKey: key })).toEqual(challenges);
-    expect(readFacialTicket({ signerId, ticket, now: at(FACIAL_TICKET_SECONDS + 1) }, { secretKey: key })).toBeNull();
+    expect(readFacialTicket({ signerId, ticket, now: at(30) }, { secretKey: key })).toEqual({ nonce: issuedNonce, challenges, late: false });
+    expect(readFacialTicket({ signerId, ticket, now: at(FACIAL_TICKET_SECONDS + 1) }, { secretKey: key })).toEqual({ nonce: issuedNonce, challenges, late: true });
     expect(readFacialTicket({ signerId: "another-signer", ticket, now: at(30) }, { secretKey: key })).toBeNull();
     expect(readFacialTicket({ signerId, ticket, now: at(30) }, { secretKey: new Uint8Array(32).fill(9) })).toBeNull();
     // a forged issue time (to stretch the ticket) breaks the signature
     const [nonce, , signature] = ticket.split(".");
-    expect(readFacialTicket({ signerId, ticket: `${nonce}.${Math.floor(at(60).getTime() / 1000)}.${signature}`, now: at(120) }, { secretKey: key })).toBeNull();
+    expect(readFacialTicket({ signerId, ticket: `${nonce}.${Math.floor(at(60).getTime() / 1000)}.${signature}`, now: at(70) }, { secretKey: key })).toBeNull();
     expect(readFacialTicket({ signerId, ticket: "garbage", now: at(1) }, { secretKey: key })).toBeNull();
   });
 });

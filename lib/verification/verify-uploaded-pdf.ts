@@ -14,7 +14,7 @@ export async function verifyUploadedPdf(bytes: Uint8Array, config: AppConfig, db
   try {
     // off the event loop, under the pool's time and memory limits: uploads are hostile by default; the
     // public lane leaves signing a worker and its own queue however many visitors verify at once
-    return await cpuPool().run("verify-pdf", { bytes, anchorsDer: [...caDer, ...config.trustAnchorsDer] }, {}, [], "public");
+    return await cpuPool().run("verify-pdf", { bytes, anchorsDer: [...caDer, ...config.trustAnchorsDer] }, {}, [], { lane: "public" });
   } catch (error) {
     if (!(error instanceof PdfError)) throw error;
     throw new AppError(error.code === "ENCRYPTED_PDF" ? "ENCRYPTED_PDF" : "INVALID_PDF", error.message, "file");

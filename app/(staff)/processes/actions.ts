@@ -12,6 +12,8 @@ import { ZModifyProcess, ZProcessId } from "@/lib/processes/schemas";
 import { parseWith } from "@/lib/http/parse-input";
 import { AppError, isAppError } from "@/lib/errors";
 import type { Services } from "@/lib/runtime/services";
+import { unlockSigner } from "@/lib/signers/unlock-signer";
+import { ZUnlockSigner } from "@/lib/signers/schemas";
 
 const linkSettings = (services: Services) => ({ secretKey: services.config.secretKey, publicUrl: services.config.publicUrl });
 const detailPath = (id: string) => `/processes/${encodeURIComponent(id)}`;
@@ -59,6 +61,16 @@ export async function approveProcessAction(processId: unknown): Promise<ActionRe
     const links = await approveProcess({ organizationId: staff.organizationId, processId: id, actor: staff.email }, services.db, linkSettings(services));
     revalidatePath("/approvals");
     return { message: "Proceso aprobado; enlaces emitidos.", data: links };
+  });
+}
+
+/** Lifts a signer's lock after failed identity tries: 3 new tries, the earlier ones kept (identity:review). */
+export async function unlockSignerAction(input: unknown): Promise<ActionResult> {
+  const { processId, signerId } = parseWith(ZUnlockSigner, input);
+  return runStaffAction("identity:review", async (staff, services) => {
+    await unlockSigner({ organizationId: staff.organizationId, processId, signerId, actor: staff.email }, services.db);
+    revalidatePath(detailPath(processId));
+    return { message: "Firmante desbloqueado: tiene 3 intentos nuevos." };
   });
 }
 

@@ -81,7 +81,7 @@ export default async function ProcessDetailPage({ params }: { params: Promise<{ 
           </a>
         </p>
       </section>
-      <SignersTable detail={detail} showSelfie={can(staff.role, "biometrics:read")} canModify={canModify} t={t} locale={locale} timeZone={staff.organizationTimeZone} />
+      <SignersTable detail={detail} showSelfie={can(staff.role, "biometrics:read")} canModify={canModify} canUnlock={open && can(staff.role, "identity:review")} t={t} locale={locale} timeZone={staff.organizationTimeZone} />
       <ProcessTimeline events={detail.events} signers={detail.signers} t={t} locale={locale} timeZone={staff.organizationTimeZone} />
       <CallbackLog processId={process.id} hasCallback={!!process.urlCallback} deliveries={deliveries} canRedeliver={can(staff.role, "processes:notify")} t={t} locale={locale} timeZone={staff.organizationTimeZone} />
     </div>

@@ -42,7 +42,9 @@ export function withSignerLink(options: { session: "required" | "optional" }, ha
       if (error instanceof SignerFlowError || error instanceof FaceError) {
         const reason = error instanceof SignerFlowError ? error.reason : error.reason.toLowerCase();
         const attemptsLeft = error instanceof SignerFlowError ? error.attemptsLeft : undefined;
-        return Response.json({ success: false, reason, message: error.message, attemptsLeft, requestId: currentRequestId() }, { status: statusOf(error.code, "json"), headers: { "cache-control": "no-store" } });
+        const headers: Record<string, string> = { "cache-control": "no-store" };
+        if (error.code === "RATE_LIMITED") headers["retry-after"] = String((error instanceof SignerFlowError ? error.retryAfterSeconds : undefined) ?? 60);
+        return Response.json({ success: false, reason, message: error.message, attemptsLeft, requestId: currentRequestId() }, { status: statusOf(error.code, "json"), headers });
       }
       if (isAppError(error)) return errorResponse(error, "json");
       throw error;

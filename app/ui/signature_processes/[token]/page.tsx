@@ -28,7 +28,7 @@ export default async function SignerPage({ params }: { params: Promise<{ token: 
   const api = `/api/signer/${token}`;
   const summary = state.step === "problem" ? null : state.summary;
   return (
-    <SignerShell locale={locale} step={state.step} summary={summary}>
+    <SignerShell locale={locale} step={state.step} stages={state.step === "problem" ? null : state.stages} summary={summary}>
       {state.step === "problem" && <LinkProblem locale={locale} reason={state.reason} receipt={state.receipt} api={api} />}
       {state.step === "identify" && <IdentifyForm locale={locale} api={api} maxAttempts={state.maxAttempts} />}
       {state.step === "auto-identify" && <AutoIdentify locale={locale} api={api} />}
