@@ -29,7 +29,10 @@ export type AuditAction =
   | "organization.reactivated"
   | "organization.settings_changed"
   | "organization.private_callbacks_allowed"
-  | "organization.private_callbacks_refused";
+  | "organization.private_callbacks_refused"
+  | "identity_review.approved"
+  | "identity_review.rejected"
+  | "organization.identity_review_switched";
 
 export type AuditEvent = {
   /** null for platform events that belong to no organization (e.g. a login with an unknown e-mail). */

@@ -20,6 +20,7 @@ export const permissions = [
   "organization:manage",
   "biometrics:read",
   "audit:read",
+  "identity:review",
 ] as const;
 export type Permission = (typeof permissions)[number];
 
@@ -41,6 +42,7 @@ const admin: Permission[] = [
   "staff:manage",
   "biometrics:read",
   "audit:read",
+  "identity:review",
 ];
 
 export const rolePermissions: Record<StaffRole | CredentialRole, readonly Permission[]> = {

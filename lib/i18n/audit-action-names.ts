@@ -28,6 +28,9 @@ export const auditActionNamesEs: Record<AuditAction, string> = {
   "organization.private_callbacks_refused": "Callbacks a red privada prohibidos",
   "identity_registry.imported": "Registro de identidades importado",
   "selfie.read": "Selfie consultada por el API",
+  "identity_review.approved": "Identidad aprobada en revisión",
+  "identity_review.rejected": "Identidad rechazada en revisión",
+  "organization.identity_review_switched": "Revisión de identidad activada o desactivada",
 };
 
 export const auditActionNamesEn: Record<AuditAction, string> = {
@@ -57,4 +60,7 @@ export const auditActionNamesEn: Record<AuditAction, string> = {
   "organization.private_callbacks_refused": "Private-network callbacks refused",
   "identity_registry.imported": "Identity registry imported",
   "selfie.read": "Selfie read through the API",
+  "identity_review.approved": "Identity approved in review",
+  "identity_review.rejected": "Identity rejected in review",
+  "organization.identity_review_switched": "Identity review switched on or off",
 };

@@ -17,6 +17,9 @@ import { completeSignerSignature, type SignedDocument } from "./complete-signer-
 import type { SignerClient } from "./describe-signer-client";
 import { flowOf } from "./nationality-flows";
 import { assertEveryPageShown } from "./record-pages-shown";
+import { SignerFlowError } from "./signer-flow-error";
+import { identityLevelPolicyOids } from "@/lib/identity-assurance/identity-level";
+import { signatureIdentityOf } from "@/lib/identity-assurance/signature-identity";
 
 /**
  * Five years, so the signature keeps validating in tools that check certificates at the current
@@ -38,6 +41,9 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
   await timed("database", () => assertEveryPageShown(plan, db));
   // the names the signer confirmed (prepareSignerSignature refuses to go on without them)
   const pinfo: SignerPinfo = plan.signer.pinfo!;
+  // the level the signer proved goes into the certificate; none proven (an ID photo under review) never signs
+  const proven = signatureIdentityOf(plan.signer);
+  if (!proven) throw new SignerFlowError(plan.signer.signChallenges.includes("facial") ? "identity_under_review" : "facial_required");
   const flow = flowOf(plan.signer.nat);
   const identity = { nationality: flow.country, idType: flow.idType };
   const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_AUTH_TOKEN };
@@ -52,6 +58,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
     idNumber: plan.signer.docId,
     validityMinutes: SIGNER_CERTIFICATE_MINUTES,
     crlBaseUrl: crlBaseUrl(settings.publicUrl),
+    policyOids: [identityLevelPolicyOids[proven.level]],
   }));
   // the certificate is kept (for revocation and audit); its key is not
   await timed("database", () => storeCertificate({ certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey }, db));
@@ -111,7 +118,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
   }
   // records the signature; the last one concludes the process and queues its callback, in one transaction
   return timed("database", () => completeSignerSignature(
-    { token: input.token, signerId: input.signerId, signedDocuments, signAction: "sign", client: input.client, padesLevel: plan.isLastSigner ? padesLevel : undefined },
+    { token: input.token, signerId: input.signerId, signedDocuments, signAction: "sign", client: input.client, padesLevel: plan.isLastSigner ? padesLevel : undefined, identity: proven },
     db,
   ));
 }

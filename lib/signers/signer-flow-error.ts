@@ -19,7 +19,8 @@ export type SignerRefusal =
   | "facial_not_required"
   | "not_your_turn"
   | "document_changed"
-  | "pages_not_shown";
+  | "pages_not_shown"
+  | "identity_under_review";
 
 const refusals: Record<SignerRefusal, { code: ErrorCode; message: string }> = {
   unknown_link: { code: "NOT_FOUND", message: "El enlace no existe o está incompleto." },
@@ -39,6 +40,7 @@ const refusals: Record<SignerRefusal, { code: ErrorCode; message: string }> = {
   facial_not_required: { code: "VALIDATION", message: "Este firmante no requiere validación facial." },
   not_your_turn: { code: "FORBIDDEN", message: "Aún no es su turno: la firma sigue un orden." },
   document_changed: { code: "CONFLICT", message: "Otro firmante firmó mientras tanto; vuelva a intentarlo." },
+  identity_under_review: { code: "CONFLICT", message: "Su identidad está en revisión por el personal de la organización; la firma se producirá cuando la aprueben." },
   pages_not_shown: { code: "FORBIDDEN", message: "Aún no se mostraron todas las páginas de los documentos; recórralos hasta el final antes de firmar." },
 };
 
