@@ -16,6 +16,7 @@ export function SettingsForm({ locale, initial, editable, timeZones }: Props) {
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const { register, handleSubmit, control, formState: { errors, isSubmitting } } = useForm<OrganizationSettingsInput>({ resolver: zodResolver(ZOrganizationSettings), defaultValues: initial });
   const privateCallbacks = useWatch({ control, name: "allowPrivateCallbacks" });
+  const identityReview = useWatch({ control, name: "identityReviewRequired" });
   const onSubmit = handleSubmit(async (values) => {
     const result = await updateSettingsAction(values);
     setMessage({ ok: result.ok, text: result.message });
@@ -48,6 +49,8 @@ export function SettingsForm({ locale, initial, editable, timeZones }: Props) {
         <div className="stack-tight">
           <label className="inline"><input type="checkbox" {...register("allowPrivateCallbacks")} /> {t("org.privateCallbacks")}</label>
           <p className={privateCallbacks ? "alert" : "muted"} role={privateCallbacks ? "alert" : undefined} data-testid="private-callbacks-warning">{t("org.privateCallbacksWarning")}</p>
+          <label className="inline"><input type="checkbox" {...register("identityReviewRequired")} /> {t("org.identityReview")}</label>
+          {!identityReview && <p className="alert" role="alert" data-testid="identity-review-warning">{t("org.identityReviewOff")}</p>}
         </div>
         {editable && <button type="submit" className="button" disabled={isSubmitting}>{t("common.save")}</button>}
       </fieldset>

@@ -34,6 +34,8 @@ export const ZOrganizationSettings = z.object({
   timeZone: z.string().trim().max(64).refine(isKnownTimeZone, "zona horaria desconocida (ejemplo: America/Lima)"),
   /** SSRF guard switch for on-premises receivers; off by default, every change audited. */
   allowPrivateCallbacks: z.boolean(),
+  /** Staff review of self-supplied ID photos; on by default, every change audited. */
+  identityReviewRequired: z.boolean(),
 });
 export type OrganizationSettingsInput = z.infer<typeof ZOrganizationSettings>;
 

@@ -39,6 +39,7 @@ export default async function OrganizationPage() {
           enabledNationalities: organization.enabledNationalities as ("PER" | "CHL" | "PERPASS" | "PERCE")[],
           timeZone: organization.timeZone,
           allowPrivateCallbacks: organization.allowPrivateCallbacks,
+          identityReviewRequired: organization.identityReviewRequired,
         }}
       />
       <section className="card stack">
