@@ -6,6 +6,7 @@ import type { ValidationMaterial } from "./find-revocation-status";
 import { readSignedData, type SignedDataReading } from "./read-signed-data";
 import type { Revision } from "./read-revisions";
 import type { SignatureReport } from "./verification-report";
+import { readIdentityLevel } from "@/lib/identity-assurance/read-identity-level";
 import { digestOf, findSignerCertificate, SignerInfoError, verifySignerInfo } from "./verify-signer-info";
 import { commonName, verifyTimeStampToken } from "./verify-time-stamp-token";
 
@@ -132,6 +133,9 @@ export async function verifyOneSignature(
   const chain: ChainResult = await checkCertificateChain(certificate, material, validatedAt.at, "signing", validatedAt.source === "timestamp" ? validatedAt.at : new Date());
   report.chain = { status: chain.status, reason: chain.reason, revocation: chain.revocation, validatedAt: { at: validatedAt.at.toISOString(), source: validatedAt.source } };
   report.trusted = chain.status === "trusted";
+  // the level our CA wrote into the signer certificate; an untrusted certificate's claim is not repeated
+  const identityLevel = report.trusted ? readIdentityLevel(certificate) : undefined;
+  if (identityLevel) report.identityLevel = identityLevel;
   return check;
 }
 
