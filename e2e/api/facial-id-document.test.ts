@@ -27,9 +27,24 @@ let receiver: http.Server;
 let callbackUrl = "";
 const received: (WireProcess & { id: string })[] = [];
 const CARD_PORTRAIT = "person-a-obama/a1-id-portrait-413x531.jpg";
+const people = {
+  approved: signer({ signChallenges: ["facial"] }),
+  rejected: signer({ signChallenges: ["facial"] }),
+  refusals: signer({ signChallenges: ["facial"] }),
+  notLive: signer({ signChallenges: ["facial"] }),
+};
+
+/** Every card the tests send, drawn before the server starts (ImageMagick blocks this process; a kept-alive socket would go stale meanwhile); later calls read the cache. */
+function drawCards() {
+  photographCard({ portrait: CARD_PORTRAIT, docNumber: people.approved.doc_id });
+  for (const person of Object.values(people)) photographCard({ portrait: CARD_PORTRAIT, docNumber: person.doc_id, unmarked: true });
+  photographCard({ portrait: CARD_PORTRAIT, docNumber: String(Number(people.refusals.doc_id) + 1), unmarked: true });
+  photographCard({ portrait: CARD_PORTRAIT, docNumber: people.refusals.doc_id, unmarked: true, expiry: "200101" });
+}
 
 beforeAll(async () => {
   // first: making the poses blocks this process, and a kept-alive socket would go stale meanwhile
+  drawCards();
   poses = Object.fromEntries(Object.entries(posesOf("A")).map(([pose, url]) => [pose, new Uint8Array(Buffer.from(url.split(",")[1], "base64"))])) as Record<Pose, Uint8Array>;
   receiver = http.createServer((request, response) => {
     let body = "";
@@ -52,8 +67,7 @@ afterAll(async () => {
   receiver?.close();
 });
 
-async function identifiedSigner(extra: Record<string, unknown> = {}) {
-  const person = signer({ signChallenges: ["facial"] });
+async function identifiedSigner(person: ReturnType<typeof signer>, extra: Record<string, unknown> = {}) {
   const created = await admin.create({ signers: [person], description: "DNI como referencia", ...extra });
   expect(created.status, await created.clone().text()).toBe(201);
   const { id, msg } = (await created.json()) as { id: string; msg: string };
@@ -88,7 +102,7 @@ async function answerOf(response: Response) {
 
 describe("the ID document as the face reference", () => {
   it("a made-up card with another person's face and the signer's number never signs without review; approval signs at level document-reviewed, in sign_data and the callback", async () => {
-    const { person, flow, id } = await identifiedSigner({ urlCallback: callbackUrl });
+    const { person, flow, id } = await identifiedSigner(people.approved, { urlCallback: callbackUrl });
     expect((await flow.confirmNames("Ana", "Soto")).status).toBe(200);
     const first = await flow.startFacialTry();
     const frames = framesFor(first.challenges, (c) => c as Pose);
@@ -141,7 +155,7 @@ describe("the ID document as the face reference", () => {
   }, 420_000);
 
   it("a rejected review counts as a failed try and the signer may try again", async () => {
-    const { person, flow } = await identifiedSigner();
+    const { person, flow } = await identifiedSigner(people.rejected);
     expect((await flow.confirmNames("Ana", "Soto")).status).toBe(200);
     const { challenges, ticket } = await flow.startFacialTry();
     const card = photographCard({ portrait: CARD_PORTRAIT, docNumber: person.doc_id, unmarked: true });
@@ -184,7 +198,7 @@ describe("the ID document as the face reference", () => {
   }, 300_000);
 
   it("refuses, without counting a try, a card with another number, a selfie, and a late or forged ticket", async () => {
-    const { person, flow } = await identifiedSigner();
+    const { person, flow } = await identifiedSigner(people.refusals);
     const { challenges, ticket } = await flow.startFacialTry();
     const frames = framesFor(challenges, (c) => c as Pose);
     const cases: [string, Uint8Array, string, string][] = [
@@ -202,7 +216,7 @@ describe("the ID document as the face reference", () => {
   }, 300_000);
 
   it("a still photo and a photo whose nose is warped to fake a turn are judged not live, and count as tries", async () => {
-    const { person, flow } = await identifiedSigner();
+    const { person, flow } = await identifiedSigner(people.notLive);
     const card = photographCard({ portrait: CARD_PORTRAIT, docNumber: person.doc_id, unmarked: true });
     const still = await flow.startFacialTry();
     expect(await answerOf(await flow.facialTry({ ticket: still.ticket, frames: framesFor(still.challenges, () => "still"), idDocument: card }))).toMatchObject({
