@@ -66,10 +66,10 @@ async function signAs(token: string, signerId: string) {
   return { plan, result: await completeSignerSignature({ token, signerId, signedDocuments }, db) };
 }
 
-/** One facial try as the flow makes it: the attempt is claimed first, then its result recorded. */
+/** One facial try as the flow makes it (against a registry photo): the attempt is claimed first, then its result and the level it proves recorded. */
 async function facialTry(input: { token: string; signerId: string; result: boolean; score: number; selfieBlobKey: string }) {
   const attempt = await claimFacialAttempt(input.signerId, db);
-  return recordFacialResult({ ...input, attempt }, db);
+  return recordFacialResult({ ...input, attempt, ...(input.result ? { identity: { level: "registry" as const, method: "registry-photo" as const, at: new Date().toISOString() } } : {}) }, db);
 }
 
 describe("signer use cases", () => {
