@@ -14,7 +14,7 @@ export function ReviewDecision({ reviewId, labels }: { reviewId: string; labels:
       setMessage({ ok: result.ok, text: result.message });
     });
   return (
-    <div className="stack">
+    <div className="stack review-decision">
       <button type="button" className="button" disabled={pending || message?.ok} onClick={() => decide(approveIdentityReviewAction)} data-testid="review-approve">
         {labels.approve}
       </button>

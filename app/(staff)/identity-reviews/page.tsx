@@ -33,7 +33,7 @@ export default async function IdentityReviewsPage() {
             {(["card", "portrait", "selfie"] as const).map((picture) => (
               <figure key={picture} className="review-picture">
                 {/* eslint-disable-next-line @next/next/no-img-element -- private biometric image, never optimized or cached */}
-                <img src={`/api/dashboard/identity-reviews/${review.id}/${picture}`} alt={t(`reviews.${picture}`)} style={{ maxWidth: picture === "card" ? 360 : 200, height: "auto" }} data-testid={`review-${picture}`} />
+                <img src={`/api/dashboard/identity-reviews/${review.id}/${picture}`} alt={t(`reviews.${picture}`)} style={{ width: picture === "card" ? 360 : 200 }} data-testid={`review-${picture}`} />
                 <figcaption className="muted">{t(`reviews.${picture}`)}</figcaption>
               </figure>
             ))}
