@@ -32,6 +32,8 @@ const Signer = z.strictObject({
     facial: z.strictObject({ result: z.boolean(), msg: z.string(), id: z.string(), expire: int, selfie: z.string() }).optional(),
     date: int.optional(),
     result: z.string().optional(),
+    // our extension (issue 25): how strongly the signer was identified
+    identity: z.strictObject({ level: z.enum(["eid", "registry", "document-reviewed", "document", "none"]), method: z.string(), reviewedBy: z.string().optional(), at: z.string(), provider: z.string().optional() }).optional(),
   }),
   pinfo: z.strictObject({ given_name: z.string(), family_name: z.string() }),
 });
