@@ -14,6 +14,7 @@ export const staffSections: { href: string; label: MessageKey; permission?: Perm
   { href: "/processes", label: "nav.processes", permission: "processes:read" },
   { href: "/processes/new", label: "nav.newProcess", permission: "processes:create" },
   { href: "/approvals", label: "nav.approvals", permission: "processes:approve" },
+  { href: "/identity-reviews", label: "nav.identityReviews", permission: "identity:review" },
   { href: "/stamp", label: "nav.stamp", permission: "stamp:sign" },
   { href: "/labels", label: "nav.labels", permission: "labels:read" },
   { href: "/api-access", label: "nav.apiAccess", permission: "credentials:manage" },

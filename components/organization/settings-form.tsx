@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { ZOrganizationSettings, type OrganizationSettingsInput } from "@/lib/organizations/schemas";
 import { nationalities } from "@/lib/processes/check-national-id";
@@ -15,7 +15,8 @@ type Props = { locale: Locale; initial: OrganizationSettingsInput; privateCallba
 export function SettingsForm({ locale, initial, privateCallbacks, editable, timeZones }: Props) {
   const t = translatorFor(locale);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const { register, handleSubmit, formState: { errors, isSubmitting } } = useForm<OrganizationSettingsInput>({ resolver: zodResolver(ZOrganizationSettings), defaultValues: initial });
+  const { register, handleSubmit, control, formState: { errors, isSubmitting } } = useForm<OrganizationSettingsInput>({ resolver: zodResolver(ZOrganizationSettings), defaultValues: initial });
+  const identityReview = useWatch({ control, name: "identityReviewRequired" });
   const onSubmit = handleSubmit(async (values) => {
     const result = await updateSettingsAction(values);
     setMessage({ ok: result.ok, text: result.message });
@@ -48,6 +49,10 @@ export function SettingsForm({ locale, initial, privateCallbacks, editable, time
         <p className={privateCallbacks ? "alert" : "muted"} data-testid="private-callbacks-state" data-allowed={String(privateCallbacks)}>
           {t(privateCallbacks ? "org.privateCallbacksOn" : "org.privateCallbacksOff")} {t("org.privateCallbacksPlatformOnly")}
         </p>
+        <div className="stack-tight">
+          <label className="inline"><input type="checkbox" {...register("identityReviewRequired")} /> {t("org.identityReview")}</label>
+          {!identityReview && <p className="alert" role="alert" data-testid="identity-review-warning">{t("org.identityReviewOff")}</p>}
+        </div>
         {editable && <button type="submit" className="button" disabled={isSubmitting}>{t("common.save")}</button>}
       </fieldset>
       {!editable && <p className="muted">{t("org.ownerOnly")}</p>}

@@ -25,7 +25,7 @@ export function SignersTable({ detail, showSelfie, canModify, canUnlock, t, loca
             <thead>
               <tr>
                 <th>#</th><th>{t("detail.signerId")}</th><th>{t("detail.contact")}</th><th>{t("processes.status")}</th>
-                <th>{t("detail.signedAt")}</th><th>{t("detail.facial")}</th>
+                <th>{t("detail.signedAt")}</th><th>{t("detail.facial")}</th><th>{t("identity.level")}</th>
                 {canModify && <th>{t("common.actions")}</th>}
               </tr>
             </thead>
@@ -63,6 +63,7 @@ export function SignersTable({ detail, showSelfie, canModify, canUnlock, t, loca
                         </>
                       ) : s.signChallenges.includes("facial") ? t("detail.facialPending") : "—"}
                     </td>
+                    <td data-label={t("identity.level")} data-testid="identity-level">{identityCell(s, t)}</td>
                     {canModify && (
                       <td data-label={t("common.actions")}>
                         {s.status === "pending" ? (
@@ -85,4 +86,19 @@ export function SignersTable({ detail, showSelfie, canModify, canUnlock, t, loca
       </SignerChanges>
     </section>
   );
+}
+
+/** The level the signature carries (sign_data.identity), else the one proven so far, else "under review". */
+function identityCell(signer: ProcessDetail["signers"][number], t: (key: MessageKey) => string) {
+  const identity = signer.signData.identity ?? signer.identity;
+  if (identity) {
+    return (
+      <>
+        <span className="badge" data-level={identity.level}>{t(`identity.level.${identity.level}` as MessageKey)}</span>
+        {identity.reviewedBy && <div className="muted">{identity.reviewedBy}</div>}
+      </>
+    );
+  }
+  if (signer.signChallenges.includes("facial") && signer.signData.facial?.result) return <span className="badge" data-level="pending">{t("identity.level.pending")}</span>;
+  return "—";
 }

@@ -21,7 +21,7 @@ const LOOK_MS = 800;
  * movements the server chooses when the capture starts (frames captured unmirrored as JPEG),
  * checked on the server against the registry photo or the portrait of the ID document photo.
  */
-export function FacialCheck(props: { locale: SignerLocale; api: string; attemptsLeft: number; needsIdDocument: boolean }) {
+export function FacialCheck(props: { locale: SignerLocale; api: string; attemptsLeft: number; needsIdDocument: boolean; reviewRejectedReason?: string }) {
   const t = signerTranslator(props.locale);
   const router = useRouter();
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -103,6 +103,12 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; attempts
     if (reference) body.append("idDocument", reference, "id-document.jpg");
     const answer = await callSignerApi(`${props.api}/facial`, { method: "POST", body });
     const result = answer.body as { status?: string; reason?: string; attemptsLeft?: number };
+    if (answer.ok && result.status === "under_review") {
+      // a match on the signer's own ID photo: staff review it; the page goes on to the documents
+      stopCamera();
+      setFeedback({ tone: "info", text: t("facial.underReview") });
+      return router.refresh();
+    }
     if (answer.ok && result.status === "passed") {
       stopCamera();
       setFeedback({ tone: "info", text: t("facial.passed") });
@@ -164,6 +170,11 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; attempts
         <>
           {!cameraOn && (
             <>
+              {props.reviewRejectedReason && !feedback && (
+                <p className="notice-warn" role="alert" data-testid="review-rejected">
+                  {t("facial.reviewRejected", { reason: props.reviewRejectedReason })}
+                </p>
+              )}
               <p>{props.needsIdDocument ? t("facial.leadId") : t("facial.lead")}</p>
               <h2>{t("facial.tips")}</h2>
               <ul className="tips">

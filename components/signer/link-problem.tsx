@@ -3,7 +3,7 @@ import type { SignerRefusal } from "@/lib/signers/signer-flow-error";
 import { SignedReceipt } from "./signed-receipt";
 import { signerTranslator, type SignerLocale, type SignerMessageKey } from "./signer-messages";
 
-const known = ["unknown_link", "link_replaced", "link_expired", "process_expired", "process_rejected", "process_completed", "approval_pending", "already_signed", "signer_rejected", "locked"];
+const known = ["unknown_link", "link_replaced", "link_expired", "process_expired", "process_rejected", "process_completed", "approval_pending", "already_signed", "signer_rejected", "locked", "identity_under_review"];
 
 /** Why the link does not open the signing flow, and what the signer can do about it. */
 export function LinkProblem({ locale, reason, receipt, api }: { locale: SignerLocale; reason: SignerRefusal; receipt: SignerReceipt | null; api: string }) {

@@ -16,7 +16,7 @@ import { useReadingRecord } from "./use-reading-record";
  * Read every file, then sign with one button, or decline with a reason. Signing is enabled once the
  * server's record says every page of every file was drawn in view (the viewer proves it per page).
  */
-export function ReadAndSign({ locale, api, documents }: { locale: SignerLocale; api: string; documents: ReadableDocument[] }) {
+export function ReadAndSign({ locale, api, documents, underReview = false }: { locale: SignerLocale; api: string; documents: ReadableDocument[]; underReview?: boolean }) {
   const t = signerTranslator(locale);
   const router = useRouter();
   const reading = useReadingRecord(api, documents);
@@ -58,6 +58,11 @@ export function ReadAndSign({ locale, api, documents }: { locale: SignerLocale; 
       <div className="signer-card card stack">
         <h1 id="read-title">{t("read.title")}</h1>
         <p>{t("read.lead")}</p>
+        {underReview && (
+          <p className="notice-warn" data-testid="identity-under-review">
+            {t("read.underReview")}
+          </p>
+        )}
       </div>
       {documents.map((d) => (
         <article key={d.documentId} className="document" aria-labelledby={`doc-${d.documentId}`} data-document-id={d.documentId}>

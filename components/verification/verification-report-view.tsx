@@ -66,6 +66,12 @@ function SignatureCard({ index, signature: s, t, locale, timeZone }: { index: nu
             </dd>
             <dt>{t.level}</dt>
             <dd data-testid="verify-level">{s.level ?? t.levelNone}</dd>
+            {s.identityLevel && (
+              <>
+                <dt>{t.identity}</dt>
+                <dd data-testid="verify-identity-level" data-level={s.identityLevel}>{t.identityLevel[s.identityLevel]}</dd>
+              </>
+            )}
           </>
         )}
         <dt>{t.integrity}</dt>

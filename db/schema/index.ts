@@ -12,3 +12,4 @@ export * from "./audit";
 export * from "./signer-evidence";
 export * from "./identity-registry";
 export * from "./facial-tickets";
+export * from "./identity-reviews";

@@ -12,6 +12,8 @@ export const organizations = pgTable(
     requireApproval: boolean("require_approval").notNull().default(false),
     enabledNationalities: jsonb("enabled_nationalities").$type<string[]>().notNull().default(sql`'["PER"]'::jsonb`),
     allowPrivateCallbacks: boolean("allow_private_callbacks").notNull().default(false),
+    /** A face match against the signer's own ID photo signs only after staff review (issue 25); off makes the level `document`. */
+    identityReviewRequired: boolean("identity_review_required").notNull().default(true),
     /** IANA zone in which the dashboard shows dates and reads date filters. */
     timeZone: text("time_zone").notNull().default("America/Lima"),
     /** The callback HMAC secret is derived from SECRET_KEY, the organization id and this version; bump it to rotate. */

@@ -6,7 +6,7 @@ import { openDatabase } from "@/db/client";
 import { organizations } from "@/db/schema";
 import { eq } from "drizzle-orm";
 import { verifyAuditChain } from "@/lib/audit/verify-audit-chain";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
+import { ADMIN_EMAIL, ADMIN_API_SECRET, ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
 import { login, processApi, signer, waitFor } from "../fixtures/process-api-client";
 import { signerHttp } from "../fixtures/signer-http-flow";
 import { runAdminCliAsync } from "../fixtures/run-admin-cli";
@@ -54,7 +54,7 @@ describe.skipIf(!embedded)("backup of the running embedded server, restore into 
   });
 
   it("the restored server serves the signed document, an intact audit chain and a working signer link", async () => {
-    const api = processApi(original.baseUrl, await login(original.baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_PASSWORD));
+    const api = processApi(original.baseUrl, await login(original.baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_API_SECRET));
     const [first, second] = [signer({ signChallenges: [], contactInfo: undefined }), signer({ signChallenges: [], contactInfo: undefined })];
     const created = await api.create({ signers: [first, second], description: "Respaldo" });
     expect(created.status).toBe(201);
@@ -90,7 +90,7 @@ describe.skipIf(!embedded)("backup of the running embedded server, restore into 
     await original.stop();
 
     restored = await startTestServer({ dataDir, env: { SECRET_KEY: "" } });
-    const restoredApi = processApi(restored.baseUrl, await login(restored.baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_PASSWORD));
+    const restoredApi = processApi(restored.baseUrl, await login(restored.baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_API_SECRET));
     // the second signer uses the link sent before the backup: its token is verified with the restored key
     const later = signerHttp(restored.baseUrl, link);
     expect((await later.identify(second.doc_id)).status).toBe(200);

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD } from "../fixtures/start-test-server";
+import { ADMIN_API_SECRET } from "../fixtures/start-test-server";
 import { startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { login, processApi, signer } from "../fixtures/process-api-client";
 import { SHARED_DIR } from "../fixtures/shared-dir";
@@ -18,7 +18,7 @@ const frames = Array<Uint8Array>(7).fill(face);
 
 async function identifiedSigner(seeded: SeededServer) {
   const { shared } = seeded.orgs;
-  const admin = processApi(seeded.server.baseUrl, await login(seeded.server.baseUrl, shared.domain, shared.admin, ADMIN_PASSWORD));
+  const admin = processApi(seeded.server.baseUrl, await login(seeded.server.baseUrl, shared.domain, shared.admin, ADMIN_API_SECRET));
   const person = signer({ signChallenges: ["facial"] });
   const created = await admin.create({ signers: [person], description: "tickets" });
   expect(created.status, await created.clone().text()).toBe(201);

@@ -49,8 +49,8 @@ describe("ID-number and facial checks are atomic under parallel requests (PGlite
     expect(session.status).toBe(200);
     const cookie = session.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
     const face = fs.readFileSync(path.join(SHARED_DIR, "fixtures/faces/person-a-obama/a2-selfie-like-480x640.jpg"));
-    // no registry photo: the reference is the portrait of a specimen ID card bearing the signer's number
-    const card = photographCard({ portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: person.doc_id });
+    // no registry photo: the reference is the portrait of a made-up ID card (no ESPECIMEN mark, which is refused) bearing the signer's number
+    const card = photographCard({ portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: person.doc_id, unmarked: true });
     // a ticket works once and a signer gets 6 per 10 minutes: one ticket per try, all of them
     const tickets: string[] = [];
     for (let i = 0; i < 6; i++) {

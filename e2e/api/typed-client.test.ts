@@ -32,6 +32,8 @@ const Signer = z.strictObject({
     facial: z.strictObject({ result: z.boolean(), msg: z.string(), id: z.string(), expire: int, selfie: z.string() }).optional(),
     date: int.optional(),
     result: z.string().optional(),
+    // our extension (issue 25): how strongly the signer was identified
+    identity: z.strictObject({ level: z.enum(["eid", "registry", "document-reviewed", "document", "none"]), method: z.string(), reviewedBy: z.string().optional(), at: z.string(), provider: z.string().optional() }).optional(),
   }),
   pinfo: z.strictObject({ given_name: z.string(), family_name: z.string() }),
 });
@@ -171,7 +173,7 @@ describe("sign_data.facial.selfie is a signed, expiring link to the decrypted se
     const flow = signerHttp(base, link);
     expect((await flow.identify(person.doc_id)).status).toBe(200);
     const face = new Uint8Array(fs.readFileSync(path.join(SHARED_DIR, "fixtures/faces/person-a-obama/a2-selfie-like-480x640.jpg")));
-    const card = photographCard({ portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: person.doc_id });
+    const card = photographCard({ portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: person.doc_id, unmarked: true });
     // identical frames: a judged try that fails liveness, recorded with its selfie
     const { ticket } = await flow.startFacialTry();
     const tried = await flow.facialTry({ ticket, frames: Array(7).fill(face), idDocument: card });

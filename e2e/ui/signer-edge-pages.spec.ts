@@ -76,8 +76,8 @@ test.describe("facial step", () => {
     await start.identify(person.doc_id);
     await start.confirmNames({ given: "Ana", family: "Soto" });
     await start.expectFacialStep();
-    // no registry photo: the signer photographs the front of their ID document (a specimen card with their number)
-    const card = photographCard({ portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: person.doc_id });
+    // no registry photo: the signer photographs the front of their ID document (a made-up card with their number; one marked ESPECIMEN is refused)
+    const card = photographCard({ portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: person.doc_id, unmarked: true });
 
     const denied = await launchCameraBrowser(noFaceClip(), { grant: false });
     try {

@@ -45,7 +45,7 @@ async function atFacialStep(browser: Browser, size: typeof PHONE | typeof DESKTO
 }
 
 for (const [label, size] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
-  test(`${label}: a selfie as the ID document and a card with another number are refused; the signer's own card passes`, async ({ browser }) => {
+  test(`${label}: a selfie as the ID document, a card with another number and a SPECIMEN card are refused; the signer's own card goes to staff review`, async ({ browser }) => {
     test.setTimeout(300_000);
     const { person, page } = await atFacialStep(browser, size, "live");
     const attempts = page.page.getByTestId("attempts-left");
@@ -57,7 +57,7 @@ for (const [label, size] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
     await expect(attempts).toContainText("Intentos restantes: 3");
     await page.screenshot(`signer-id-document-not-a-card-${label}`);
 
-    await page.chooseIdDocument(photographCard({ portrait: CARD_PORTRAIT, docNumber: String(Number(person.doc_id) + 1) }));
+    await page.chooseIdDocument(photographCard({ portrait: CARD_PORTRAIT, docNumber: String(Number(person.doc_id) + 1), unmarked: true }));
     await page.startCamera();
     expect(await page.runChallenge()).toMatchObject({ status: "retry", reason: "id_document_wrong_number" });
     await expect(page.page.getByTestId("facial-feedback")).toContainText("no es el que ingresó");
@@ -65,14 +65,21 @@ for (const [label, size] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
 
     await page.chooseIdDocument(photographCard({ portrait: CARD_PORTRAIT, docNumber: person.doc_id }));
     await page.startCamera();
-    expect(await page.runChallenge()).toMatchObject({ status: "passed" });
+    expect(await page.runChallenge()).toMatchObject({ status: "retry", reason: "id_document_specimen" });
+    await expect(attempts).toContainText("Intentos restantes: 3");
+
+    // a self-supplied card never signs by itself: the match puts the signer under staff review (e2e/ui/identity-review.spec.ts)
+    await page.chooseIdDocument(photographCard({ portrait: CARD_PORTRAIT, docNumber: person.doc_id, unmarked: true }));
+    await page.startCamera();
+    expect(await page.runChallenge()).toMatchObject({ status: "under_review" });
     await page.expectReadStep();
+    await expect(page.page.getByTestId("identity-under-review")).toBeVisible();
   });
 
   test(`${label}: a still photo and a photo whose nose is warped to fake a turn are refused as not live`, async ({ browser }) => {
     test.setTimeout(300_000);
     const { person, page } = await atFacialStep(browser, size, "still-photo");
-    const card = photographCard({ portrait: CARD_PORTRAIT, docNumber: person.doc_id });
+    const card = photographCard({ portrait: CARD_PORTRAIT, docNumber: person.doc_id, unmarked: true });
     await page.chooseIdDocument(card);
     await page.startCamera();
     expect(await page.runChallenge()).toMatchObject({ status: "failed", reason: "not_live" });

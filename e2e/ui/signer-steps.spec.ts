@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN } from "../fixtures/start-test-server";
+import { ADMIN_EMAIL, ADMIN_API_SECRET, ORG_DOMAIN } from "../fixtures/start-test-server";
 import { login, processApi, signer, type ProcessApi } from "../fixtures/process-api-client";
 import { PHONE, DESKTOP } from "../fixtures/camera-browser";
 import { SignerPage } from "../pages/signer-page";
@@ -9,7 +9,7 @@ import { SignerPage } from "../pages/signer-page";
 let admin: ProcessApi;
 
 test.beforeAll(async ({ baseURL }) => {
-  admin = processApi(baseURL!, await login(baseURL!, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_PASSWORD));
+  admin = processApi(baseURL!, await login(baseURL!, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_API_SECRET));
 });
 
 const stages = (page: Page) => page.locator("ol.signer-steps > li");

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { ADMIN, expect, signInAs, test } from "../fixtures/dashboard";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN } from "../fixtures/start-test-server";
+import { ADMIN_EMAIL, ADMIN_API_SECRET, ORG_DOMAIN } from "../fixtures/start-test-server";
 import { login, processApi, signer } from "../fixtures/process-api-client";
 import { PHONE, DESKTOP } from "../fixtures/camera-browser";
 import { posesOf, useScriptedCamera } from "../fixtures/scripted-camera";
@@ -45,7 +45,7 @@ for (const [signerLabel, signerSize, staffLabel, staffSize] of [
 ] as const) {
   test(`signer on ${signerLabel}, staff on ${staffLabel}: a signer locked by failed facial checks is unlocked and signs`, async ({ browser, page, baseURL }) => {
     test.setTimeout(420_000);
-    const token = await login(baseURL!, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const token = await login(baseURL!, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_API_SECRET);
     const person = signer({ signChallenges: ["facial"] });
     expect((await uploadRegistryPhoto(baseURL!, token, person, facePhoto("person-a-obama/a1-id-portrait-413x531.jpg"))).status).toBe(201);
     const created = await processApi(baseURL!, token).create({ signers: [person], description: "Desbloqueo de firmante" });

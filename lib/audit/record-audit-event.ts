@@ -31,7 +31,10 @@ export type AuditAction =
   | "organization.settings_changed"
   | "organization.private_callbacks_allowed"
   | "organization.private_callbacks_refused"
-  | "certificate_holder.enrolled";
+  | "certificate_holder.enrolled"
+  | "identity_review.approved"
+  | "identity_review.rejected"
+  | "organization.identity_review_switched";
 
 export type AuditEvent = {
   /** null for platform events that belong to no organization (e.g. a login with an unknown e-mail). */

@@ -21,6 +21,7 @@ export const permissions = [
   "biometrics:read",
   "identity:review",
   "audit:read",
+  "identity:review",
 ] as const;
 export type Permission = (typeof permissions)[number];
 
@@ -43,6 +44,7 @@ const admin: Permission[] = [
   "biometrics:read",
   "identity:review",
   "audit:read",
+  "identity:review",
 ];
 
 export const rolePermissions: Record<StaffRole | CredentialRole, readonly Permission[]> = {

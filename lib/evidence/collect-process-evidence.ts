@@ -1,3 +1,4 @@
+import type { SignerIdentity } from "@/lib/identity-assurance/identity-level";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { auditLog, organizations, signerPageViews } from "@/db/schema";
@@ -19,6 +20,9 @@ export type SignerEvidence = {
   pagesShown: { documentId: string; documentName: string; pages: { pageIndex: number; at: Date; client: EvidenceClient }[] }[];
   signature: (At & { client?: EvidenceClient }) | null;
   declined: (At & { reason?: string }) | null;
+  /** The identity level the signature carries (or proven so far), and the staff reviews of a self-supplied ID photo. */
+  identity: SignerIdentity | null;
+  reviews: (At & { decision: "requested" | "approved" | "rejected" | "sign_requested"; by?: string; reason?: string })[];
 };
 
 export type ProcessEvidence = {
@@ -34,6 +38,12 @@ export type ProcessEvidence = {
 const clientOf = (detail: Record<string, unknown>): EvidenceClient | undefined => {
   const client = detail.client as Partial<EvidenceClient> | undefined;
   return client && typeof client.address === "string" && typeof client.userAgent === "string" ? { address: client.address, userAgent: client.userAgent } : undefined;
+};
+const reviewDecisions: Record<string, SignerEvidence["reviews"][number]["decision"] | undefined> = {
+  identity_review_requested: "requested",
+  identity_review_approved: "approved",
+  identity_review_rejected: "rejected",
+  sign_requested: "sign_requested",
 };
 const optional = <T>(value: unknown, type: "string" | "number" | "boolean") => (typeof value === type ? (value as T) : undefined);
 
@@ -100,6 +110,10 @@ export async function collectProcessEvidence(input: { organizationId: string; pr
         pagesShown: [...byDocument.values()].map((d) => ({ ...d, pages: d.pages.sort((a, b) => a.pageIndex - b.pageIndex) })),
         signature: signed ? { at: signed.createdAt, client: clientOf(signed.detail) } : null,
         declined: declined ? { at: declined.createdAt, reason: optional<string>(declined.detail.reason, "string") } : null,
+        identity: signer.signData.identity ?? signer.identity ?? null,
+        reviews: mine
+          .filter((e) => reviewDecisions[e.kind] !== undefined)
+          .map((e) => ({ at: e.createdAt, decision: reviewDecisions[e.kind]!, by: e.actor ?? undefined, reason: optional<string>(e.detail.reason, "string") })),
       };
     });
   return {

@@ -1,3 +1,4 @@
+import type { IdentityLevel } from "@/lib/identity-assurance/identity-level";
 import { randomBytes } from "node:crypto";
 import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from "pdf-lib";
@@ -123,6 +124,20 @@ export async function drawEvidenceSummary(evidence: ProcessEvidence): Promise<Ui
   return document.save({ useObjectStreams: false });
 }
 
+const identityLevelLabel: Record<IdentityLevel, string> = {
+  eid: "eID: autenticado ante el proveedor de identidad de la organización",
+  registry: "registro: rostro comparado con una foto registrada por la organización",
+  "document-reviewed": "documento revisado: rostro comparado con su documento, aprobado por el personal",
+  document: "documento sin revisión: rostro comparado con un documento que envió el firmante",
+  none: "sin verificación de identidad",
+};
+const reviewLabel: Record<SignerEvidence["reviews"][number]["decision"], string> = {
+  requested: "identidad en revisión (foto del documento enviada por el firmante)",
+  approved: "identidad aprobada",
+  rejected: "identidad rechazada",
+  sign_requested: "pidió firmar durante la revisión",
+};
+
 function drawSigner(flow: TextFlow, signer: SignerEvidence) {
   flow.gap(10);
   flow.text(`Firmante ${signer.position + 1}${signer.alias ? ` — ${signer.alias}` : ""} (${signer.person}) · ${statusLabel[signer.status] ?? signer.status}`, { size: 12, bold: true });
@@ -146,6 +161,10 @@ function drawSigner(flow: TextFlow, signer: SignerEvidence) {
     flow.text(parts.join(" · "), { indent: 16 });
     if (f.client) flow.text(device(f.client), { indent: 24, size: 8, grey: true });
   }
+
+  flow.text("Nivel de identidad", { bold: true, indent: 8 });
+  flow.text(signer.identity ? `${identityLevelLabel[signer.identity.level]} (${signer.identity.level}) · ${time(new Date(signer.identity.at))}${signer.identity.reviewedBy ? ` · aprobado por ${signer.identity.reviewedBy}` : ""}${signer.identity.provider ? ` · ${signer.identity.provider}` : ""}` : "Aún no establecido.", { indent: 16 });
+  for (const r of signer.reviews) flow.text(`${time(r.at)} · ${reviewLabel[r.decision]}${r.by ? ` por ${r.by}` : ""}${r.reason ? `: ${r.reason}` : ""}`, { indent: 16 });
 
   flow.text("Páginas mostradas en pantalla (primera vez que cada página se dibujó a la vista)", { bold: true, indent: 8 });
   if (signer.pagesShown.length === 0) flow.text("Ninguna registrada.", { indent: 16 });

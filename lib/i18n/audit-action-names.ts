@@ -30,6 +30,9 @@ export const auditActionNamesEs: Record<AuditAction, string> = {
   "identity_registry.imported": "Registro de identidades importado",
   "selfie.read": "Selfie consultada por el API",
   "certificate_holder.enrolled": "Titular de certificado registrado",
+  "identity_review.approved": "Identidad aprobada en revisión",
+  "identity_review.rejected": "Identidad rechazada en revisión",
+  "organization.identity_review_switched": "Revisión de identidad activada o desactivada",
 };
 
 export const auditActionNamesEn: Record<AuditAction, string> = {
@@ -61,4 +64,7 @@ export const auditActionNamesEn: Record<AuditAction, string> = {
   "identity_registry.imported": "Identity registry imported",
   "selfie.read": "Selfie read through the API",
   "certificate_holder.enrolled": "Certificate holder enrolled",
+  "identity_review.approved": "Identity approved in review",
+  "identity_review.rejected": "Identity rejected in review",
+  "organization.identity_review_switched": "Identity review switched on or off",
 };

@@ -1,5 +1,6 @@
 import type { ChangeKind } from "@/lib/verification/classify-revision-changes";
 import type { IntegrityResult, SignatureStatus } from "@/lib/verification/verification-report";
+import type { IdentityLevel } from "@/lib/identity-assurance/identity-level";
 
 /** The public /verify page. Spanish first; the same keys in English. */
 const es = {
@@ -39,6 +40,14 @@ const es = {
   tsUntrusted: "de una autoridad que no es de confianza aquí",
   level: "Nivel PAdES",
   levelNone: "No es una firma PAdES de base",
+  identity: "Identificación del firmante",
+  identityLevel: {
+    eid: "eID: se autenticó ante el proveedor de identidad de la organización y su número coincidió",
+    registry: "Registro: su rostro coincidió con una foto que la organización tenía registrada",
+    "document-reviewed": "Documento revisado: su rostro coincidió con la foto de su documento, y el personal aprobó el documento",
+    document: "Documento sin revisión: su rostro coincidió con la foto de un documento que el propio firmante envió",
+    none: "Sin verificación de identidad: solo tuvo el enlace",
+  } satisfies Record<IdentityLevel, string>,
   integrity: "Integridad",
   integrityText: {
     intact: "Íntegra: el contenido firmado no cambió",
@@ -119,6 +128,14 @@ const en: VerifyMessages = {
   tsUntrusted: "from an authority not trusted here",
   level: "PAdES level",
   levelNone: "Not a PAdES baseline signature",
+  identity: "Signer identification",
+  identityLevel: {
+    eid: "eID: authenticated at the organization's identity provider, and the document number matched",
+    registry: "Registry: the face matched a photo the organization had on record",
+    "document-reviewed": "Document reviewed: the face matched the photo of their document, and staff approved the document",
+    document: "Document without review: the face matched the photo of a document the signer supplied",
+    none: "No identity check: the signer only had the link",
+  },
   integrity: "Integrity",
   integrityText: {
     intact: "Intact: the signed content did not change",

@@ -11,7 +11,16 @@ export function mrzCheckDigit(value: string): string {
   return String(sum % 10);
 }
 
-export type MrzReading = { documentNumber: string; /** Every check digit of the zone held. */ valid: boolean; lines: string[] };
+export type MrzReading = {
+  documentNumber: string;
+  /** Every check digit of the zone held. */
+  valid: boolean;
+  lines: string[];
+  /** The names as the zone spells them (fillers turned into spaces). */
+  names: { lastName: string; firstName: string };
+  /** YYYY-MM-DD, only when the expiry's check digit held. */
+  expiresOn?: string;
+};
 
 /**
  * Finds a TD1 machine-readable zone (3 lines × 30) in OCR text and parses it with `mrz`. OCR turns
@@ -36,7 +45,11 @@ export function readMrz(ocrText: string): MrzReading | null {
       const checkField = result.details.find((d) => d.field === "documentNumberCheckDigit");
       const number = result.documentNumber ?? numberField?.value ?? null;
       if (!number || !numberField?.valid || !checkField?.valid) continue;
-      return { documentNumber: number.replace(/</g, ""), valid: result.valid, lines: candidate };
+      const expiry = result.details.find((d) => d.field === "expirationDate");
+      const expiryCheck = result.details.find((d) => d.field === "expirationDateCheckDigit");
+      const expiresOn = expiry?.valid && expiryCheck?.valid && result.fields.expirationDate ? isoOfMrzDate(result.fields.expirationDate) : undefined;
+      const names = { lastName: (result.fields.lastName ?? "").trim(), firstName: (result.fields.firstName ?? "").trim() };
+      return { documentNumber: number.replace(/</g, ""), valid: result.valid, lines: candidate, names, ...(expiresOn ? { expiresOn } : {}) };
     } catch {
       // not a TD1 zone after all: try the next lines
     }
@@ -50,4 +63,12 @@ function fitTo30(line: string): string {
   if (line.length < 30) return line.padEnd(30, "<");
   const trimmed = line.replace(/<+$/, (fill) => fill.slice(0, Math.max(0, fill.length - (line.length - 30))));
   return trimmed.slice(0, 30);
+}
+
+/** YYMMDD of an expiry date: documents expire within a few decades either side of today. */
+function isoOfMrzDate(value: string): string | undefined {
+  const match = /^(\d{2})(\d{2})(\d{2})$/.exec(value);
+  if (!match) return undefined;
+  const year = Number(match[1]) + (Number(match[1]) >= 70 ? 1900 : 2000);
+  return `${year}-${match[2]}-${match[3]}`;
 }

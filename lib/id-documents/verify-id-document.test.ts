@@ -3,22 +3,44 @@ import { describe, expect, it } from "vitest";
 import { analyzeFace } from "@/lib/faces/analyze-face";
 import { matchFaces } from "@/lib/faces/match-faces";
 import { photographCard, type CardPhoto, type SpecimenCard } from "./testing/make-specimen-card";
-import { verifyIdDocument } from "./verify-id-document";
+import { isSpecimen, printedExpiry, verifyIdDocument } from "./verify-id-document";
 
 const FACES = "/work/shared/fixtures/faces";
-const card: SpecimenCard = { portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: "45871236" };
+// a made-up card without the ESPECIMEN mark passes these checks (only staff review stops it); the marked one is refused
+const card: SpecimenCard = { portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: "45871236", unmarked: true };
 const refusals: [string, SpecimenCard, CardPhoto, string][] = [
+  ["a card printed ESPECIMEN", { ...card, unmarked: false }, {}, "id_document_specimen"],
+  ["a card whose MRZ says it expired", { ...card, expiry: "200101" }, {}, "id_document_expired"],
   ["a card with another number", { ...card, docNumber: "45871237" }, {}, "id_document_wrong_number"],
   ["a blurry photo", card, { blur: 5 }, "id_document_blurry"],
   ["a reflection over the card", card, { glare: 1 }, "id_document_glare"],
 ];
 
 // OCR and face models: seconds per case on a busy 2-core machine, so few cases, generous limits
+describe("isSpecimen and printedExpiry (OCR text)", () => {
+  it.each([
+    ["ESPECIMEN printed", "REPUBLICA DEL PERU ESPECIMEN DNI", undefined, true],
+    ["SPECIMEN misread with a 1", "SPEC1MEN", undefined, true],
+    ["ESPECIMEN in the MRZ surname", "DNI 45871236", { lastName: "ESPECIMEN", firstName: "ANA" }, true],
+    ["an ordinary card", "REPUBLICA DEL PERU DNI 45871236 SOTO", { lastName: "SOTO", firstName: "ANA" }, false],
+  ] as const)("%s", (_name, text, names, expected) => {
+    expect(isSpecimen(text, names)).toBe(expected);
+  });
+  it("reads a printed expiry date and ignores an impossible one", () => {
+    expect(printedExpiry("Fecha de caducidad 15 03 2031")).toBe("2031-03-15");
+    expect(printedExpiry("Vencimiento: 01/02/2019")).toBe("2019-02-01");
+    expect(printedExpiry("Caducidad 45 13 2031")).toBeUndefined();
+    expect(printedExpiry("Fecha de nacimiento 01 01 1980")).toBeUndefined();
+  });
+});
+
 describe("verifyIdDocument (specimen cards made with ImageMagick)", () => {
   it("reads the number from the MRZ of a tilted card photo and crops its portrait", async () => {
     const result = await verifyIdDocument(photographCard(card, { perspective: 1 }), { docId: "45871236" });
-    expect(result).toMatchObject({ ok: true, numberSource: "mrz", mrzValid: true });
+    expect(result).toMatchObject({ ok: true, numberSource: "mrz", mrzValid: true, expiresOn: "2035-01-01" });
     if (!result.ok) return;
+    // OCR of a tilted card may double a letter of the names: the reviewer sees them as read
+    expect(result.mrzNames?.firstName).toMatch(/ANA/);
     const portrait = await analyzeFace(result.portrait);
     expect(portrait.faces).toBe(1);
     const selfie = new Uint8Array(fs.readFileSync(`${FACES}/person-a-obama/a3-selfie-like-480x640.jpg`));

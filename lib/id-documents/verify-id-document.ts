@@ -16,10 +16,22 @@ export type IdDocumentRefusal =
   | "id_document_no_face"
   | "id_document_multiple_faces"
   | "id_document_number_unreadable"
-  | "id_document_wrong_number";
+  | "id_document_wrong_number"
+  | "id_document_expired"
+  | "id_document_specimen";
 
 export type IdDocumentCheck =
-  | { ok: true; /** JPEG of the card's portrait: the face reference. */ portrait: Uint8Array; numberSource: "mrz" | "printed"; mrzValid: boolean }
+  | {
+      ok: true;
+      /** JPEG of the card's portrait: the face reference. */
+      portrait: Uint8Array;
+      numberSource: "mrz" | "printed";
+      mrzValid: boolean;
+      /** What the reviewer is shown: the zone as read, its names, the expiry date (YYYY-MM-DD). */
+      mrzLines?: string[];
+      mrzNames?: { lastName: string; firstName: string };
+      expiresOn?: string;
+    }
   | { ok: false; reason: IdDocumentRefusal };
 
 /** The portrait's height over the card's: a face printed on a card, not a selfie filling the frame. */
@@ -33,7 +45,7 @@ const OCR_MAX_WIDTH = 1400;
  * digit must hold) or else from the printed text, equal to `docId`. CPU heavy (OCR): run it in the
  * face worker.
  */
-export async function verifyIdDocument(bytes: Uint8Array, expected: { docId: string }): Promise<IdDocumentCheck> {
+export async function verifyIdDocument(bytes: Uint8Array, expected: { docId: string; today?: Date }): Promise<IdDocumentCheck> {
   let image: DecodedImage;
   try {
     image = decodeImage(bytes, 1600);
@@ -75,7 +87,34 @@ export async function verifyIdDocument(bytes: Uint8Array, expected: { docId: str
     if (printed.includes(expectedNumber)) numberSource = "printed";
     else return { ok: false, reason: printed.length > 0 ? "id_document_wrong_number" : "id_document_number_unreadable" };
   }
-  return { ok: true, portrait: cropPortrait(image, faceBox), numberSource, mrzValid: mrz?.valid ?? false };
+  // a sample card is nobody's document, and an expired one no longer identifies its holder
+  if (isSpecimen(ocr.text, mrz?.names)) return { ok: false, reason: "id_document_specimen" };
+  const expiresOn = mrz?.expiresOn ?? printedExpiry(ocr.text);
+  if (expiresOn && expiresOn < (expected.today ?? new Date()).toISOString().slice(0, 10)) return { ok: false, reason: "id_document_expired" };
+  return {
+    ok: true,
+    portrait: cropPortrait(image, faceBox),
+    numberSource,
+    mrzValid: mrz?.valid ?? false,
+    ...(mrz ? { mrzLines: mrz.lines, mrzNames: mrz.names } : {}),
+    ...(expiresOn ? { expiresOn } : {}),
+  };
+}
+
+/** SPECIMEN / ESPECIMEN (and OCR slips such as "ESPEC1MEN") printed on the card or spelled in the MRZ names. */
+export function isSpecimen(ocrText: string, mrzNames?: { lastName: string; firstName: string }): boolean {
+  const specimen = /E?SPEC[I1L]MEN/;
+  const text = ocrText.toUpperCase();
+  return specimen.test(text) || (mrzNames ? specimen.test(`${mrzNames.lastName} ${mrzNames.firstName}`.toUpperCase()) : false);
+}
+
+/** "Fecha de caducidad/vencimiento/expiración dd mm yyyy" as printed on Latin American cards, as YYYY-MM-DD. */
+export function printedExpiry(ocrText: string): string | undefined {
+  const match = /(?:CADUCIDAD|VENCIMIENTO|EXPIRACI[OÓ]N|EXPIRY|EXPIRES)[^0-9]{0,20}(\d{2})[\s./-]{1,3}(\d{2})[\s./-]{1,3}(\d{4})/i.exec(ocrText);
+  if (!match) return undefined;
+  const [, day, month, year] = match;
+  if (Number(month) < 1 || Number(month) > 12 || Number(day) < 1 || Number(day) > 31) return undefined;
+  return `${year}-${month}-${day}`;
 }
 
 function comparable(value: string): string {

@@ -36,6 +36,8 @@ export const ZOrganizationSettings = z.strictObject({
   requireApproval: z.boolean(),
   enabledNationalities: z.array(z.enum(nationalities)).min(1, "habilite al menos un tipo de documento"),
   timeZone: z.string().trim().max(64).refine(isKnownTimeZone, "zona horaria desconocida (ejemplo: America/Lima)"),
+  /** Staff review of self-supplied ID photos; on by default, every change audited. */
+  identityReviewRequired: z.boolean(),
 });
 export type OrganizationSettingsInput = z.infer<typeof ZOrganizationSettings>;
 

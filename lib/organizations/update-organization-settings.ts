@@ -7,9 +7,11 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { ZOrganizationSettings, type OrganizationSettingsInput } from "./schemas";
 
 /**
- * Link mode, approval requirement, enabled ID types and time zone: the owner's settings. Every change
- * is audited in the same transaction, naming the fields with their old and new values. The
- * private-callback switch is not among them (set-private-callbacks.ts, platform only).
+ * Link mode, approval requirement, enabled ID types, time zone and the identity-review switch: the
+ * owner's settings. Every change is audited in the same transaction, naming the fields with their
+ * old and new values; the identity-review switch gets its own audit action because it lowers the
+ * identity level of self-supplied ID photos. The private-callback switch is not among them
+ * (set-private-callbacks.ts, platform only).
  */
 export async function updateOrganizationSettings(input: { organizationId: string; settings: Partial<OrganizationSettingsInput>; actor: string }, db: Db) {
   if (input.settings && typeof input.settings === "object" && "allowPrivateCallbacks" in input.settings) {
@@ -25,8 +27,12 @@ export async function updateOrganizationSettings(input: { organizationId: string
         .filter(([key, value]) => JSON.stringify(before[key as keyof typeof before]) !== JSON.stringify(value))
         .map(([key, value]) => [key, { from: before[key as keyof typeof before], to: value }]),
     );
-    if (Object.keys(changed).length > 0) {
-      await recordAuditEvent({ organizationId: row.id, actor: input.actor, action: "organization.settings_changed", target: row.domain, detail: changed }, tx);
+    const { identityReviewRequired, ...others } = changed;
+    if (Object.keys(others).length > 0) {
+      await recordAuditEvent({ organizationId: row.id, actor: input.actor, action: "organization.settings_changed", target: row.domain, detail: others }, tx);
+    }
+    if (identityReviewRequired) {
+      await recordAuditEvent({ organizationId: row.id, actor: input.actor, action: "organization.identity_review_switched", target: row.domain, detail: { identityReviewRequired: row.identityReviewRequired } }, tx);
     }
     return row;
   });

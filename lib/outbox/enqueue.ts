@@ -2,7 +2,7 @@ import type { Db } from "@/db/client";
 import { outbox } from "@/db/schema";
 import { wakeDispatcher } from "./wake-dispatcher";
 
-export type OutboxKind = "stamp.sign" | "callback.deliver" | "email.send" | "whatsapp.send";
+export type OutboxKind = "stamp.sign" | "callback.deliver" | "email.send" | "whatsapp.send" | "identity.sign_after_review";
 
 /** Adds durable work; call it with the transaction that writes the data the work is about. */
 export async function enqueue(

@@ -91,9 +91,10 @@ export async function issueAgentCertificate(
 /** Certificate for one signing session of a person; a fresh key every time, used once and dropped. */
 export async function issueSignerCertificate(
   issuing: IssuedCertificate,
-  options: PersonIdentity & { validityMinutes: number; crlBaseUrl: string; now?: Date },
+  options: PersonIdentity & { validityMinutes: number; crlBaseUrl: string; now?: Date; /** certificatePolicies (e.g. the signer's identity level, lib/identity-assurance). */ policyOids?: string[] },
 ): Promise<IssuedCertificate> {
   requirePositiveInteger(options.validityMinutes, "validityMinutes");
+  for (const oid of options.policyOids ?? []) if (!/^\d+(\.\d+)+$/.test(oid)) throw new PkiError("INVALID_INPUT", "policyOids must be dotted OIDs");
   const now = options.now ?? new Date();
   return createCertificate({
     subject: personSubject(options),
@@ -101,7 +102,7 @@ export async function issueSignerCertificate(
     crlBaseUrl: options.crlBaseUrl,
     notBefore: new Date(now.getTime() - clockSkew),
     notAfter: clampToIssuer(issuing, new Date(now.getTime() + options.validityMinutes * minute)),
-    extensions: endEntityExtensions(),
+    extensions: [...endEntityExtensions(), ...(options.policyOids?.length ? [new x509.CertificatePolicyExtension(options.policyOids, false)] : [])],
   });
 }
 

@@ -60,6 +60,14 @@ export function describeProcessEvent(event: ProcessEventRow, signers: SignerRow[
       return say("event.expired");
     case "callback_requeued":
       return say("event.callback_requeued", { outboxId: count(detail.outboxId) });
+    case "identity_review_requested":
+      return say("event.identity_review_requested", { attempt: count(detail.attempt) });
+    case "identity_review_approved":
+      return say("event.identity_review_approved");
+    case "identity_review_rejected":
+      return say("event.identity_review_rejected", { reason: typeof detail.reason === "string" ? detail.reason : "" });
+    case "sign_requested":
+      return say("event.sign_requested");
     default:
       return say("event.unknown");
   }

@@ -18,7 +18,11 @@ export type ProcessEventKind =
   | "completed"
   | "rejected"
   | "expired"
-  | "callback_requeued";
+  | "callback_requeued"
+  | "identity_review_requested"
+  | "identity_review_approved"
+  | "identity_review_rejected"
+  | "sign_requested";
 
 /** Appends to the timeline of a process; call it inside the transaction that made the change. */
 export async function recordProcessEvent(

@@ -1,3 +1,4 @@
+import { identityLevels, identityMethods } from "@/lib/identity-assurance/identity-level";
 import { z } from "zod";
 import { ZPageLimit } from "@/lib/http/page-limit";
 import { processStatuses } from "@/db/schema";
@@ -165,6 +166,15 @@ export type RejectAnswer = z.infer<typeof ZRejectAnswer>;
 
 const ZStampSlot = z.object({ page: z.number().int(), x: z.number().int().describe("PDF points from the left edge"), y: z.number().int().describe("PDF points from the bottom edge"), size: z.number().int(), orientation: z.enum(["horizontal", "vertical"]) });
 const ZFacialCheck = z.object({ result: z.boolean(), msg: z.string(), id: z.string(), expire: z.number().int(), selfie: z.string() });
+const ZSignerIdentity = z
+  .object({
+    level: z.enum(identityLevels).describe("eid | registry | document-reviewed | document | none: how strongly the signer was identified (docs/process-api.md)"),
+    method: z.enum(identityMethods),
+    reviewedBy: z.string().optional().describe("Staff e-mail that approved the signer's own ID photo (document-reviewed)"),
+    at: z.string().describe("ISO 8601 time the level was established"),
+    provider: z.string().optional().describe("eid: the identity provider's issuer URL"),
+  })
+  .describe("Our extension: the signer's identity assurance level, also in the signer certificate as a certificatePolicies OID (docs/pdf-engine.md)");
 
 /** A process on the wire: list records carry ISO 8601 dates, the callback payload epoch seconds. */
 const processPayload = <D extends z.ZodType<string | number>>(date: D) =>
@@ -185,7 +195,7 @@ const processPayload = <D extends z.ZodType<string | number>>(date: D) =>
         stampPositions: z.record(z.string(), z.record(z.string(), ZStampSlot)).describe("File index, then page number"),
         contactInfo: z.object({ type: z.enum(["email", "whatsapp"]), value: z.string(), tz: z.string(), notified: z.boolean() }).nullable(),
         signerAlias: z.string(),
-        sign_data: z.object({ signAction: z.string().optional(), facial: ZFacialCheck.optional(), date: z.number().int().optional(), result: z.string().optional() }),
+        sign_data: z.object({ signAction: z.string().optional(), facial: ZFacialCheck.optional(), date: z.number().int().optional(), result: z.string().optional(), identity: ZSignerIdentity.optional() }),
         pinfo: z.object({ given_name: z.string(), family_name: z.string() }),
       }),
     ),

@@ -3,10 +3,11 @@ import { forgetQuietLoginThrottles } from "@/lib/auth/throttle-logins";
 import type { Services } from "./services";
 import { stampSignJobHandler } from "@/lib/stamp-signing/run-stamp-sign-job";
 import { processExpirySweep, processOutboxHandlers } from "@/lib/processes/outbox-handlers";
+import { signAfterReviewJobHandler } from "@/lib/identity-assurance/sign-after-review";
 
 /** Every outbox kind and the handler that performs it. */
 export function jobHandlers(services: Services): Record<string, JobHandler> {
-  return { "stamp.sign": stampSignJobHandler(services), ...processOutboxHandlers(services.config) };
+  return { "stamp.sign": stampSignJobHandler(services), "identity.sign_after_review": signAfterReviewJobHandler(services), ...processOutboxHandlers(services.config) };
 }
 
 /** Periodic work (expiry sweeps). */

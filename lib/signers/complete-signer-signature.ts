@@ -14,6 +14,19 @@ import { readingTimesOf } from "./record-pages-shown";
 import { resolveSigningLink } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
 import type { PadesLevel } from "@/lib/verification/verification-report";
+import type { SignerIdentity } from "@/lib/identity-assurance/identity-level";
+import { signatureIdentityOf } from "@/lib/identity-assurance/signature-identity";
+
+/** sign_data.identity on the wire: {level, method, reviewedBy?, at} (plus the eID provider). */
+function pickIdentity(identity: SignerIdentity): SignerIdentity {
+  return {
+    level: identity.level,
+    method: identity.method,
+    ...(identity.reviewedBy ? { reviewedBy: identity.reviewedBy } : {}),
+    at: identity.at,
+    ...(identity.provider ? { provider: identity.provider } : {}),
+  };
+}
 
 export type SignedDocument = {
   documentId: string;
@@ -31,13 +44,16 @@ export type SignedDocument = {
  * the callback; with sign order, the next signer is notified. One transaction.
  */
 export async function completeSignerSignature(
-  input: { token: string; signerId: string; signedDocuments: SignedDocument[]; signAction?: string; client?: SignerClient; padesLevel?: PadesLevel | null },
+  input: { token: string; signerId: string; signedDocuments: SignedDocument[]; signAction?: string; client?: SignerClient; padesLevel?: PadesLevel | null; /** The identity the certificate was issued for. */ identity?: SignerIdentity },
   db: Db,
 ): Promise<{ processStatus: "pending" | "signed"; completed: boolean }> {
   return db.transaction(async (tx) => {
     const context = await resolveSigningLink(input.token, tx, { lock: true });
     const signer = assertMaySign(context, input.signerId);
     const { process, signers } = context;
+    // the level recorded is the one proven now (a review rejected meanwhile leaves none), as the certificate says
+    const identity = signatureIdentityOf(signer);
+    if (!identity || (input.identity && input.identity.level !== identity.level)) throw new SignerFlowError(signer.signChallenges.includes("facial") ? "identity_under_review" : "facial_required");
     const expected = filesOf(signer.stampPositions);
     const documents = await tx.select().from(processDocuments).where(eq(processDocuments.processId, process.id));
     const given = new Map(input.signedDocuments.map((d) => [d.documentId, d]));
@@ -62,13 +78,13 @@ export async function completeSignerSignature(
         status: "signed",
         signedAt: now,
         signChallenges,
-        signData: { ...signer.signData, signAction: input.signAction ?? "sign", date: Math.floor(now.getTime() / 1000), result: "signed" },
+        signData: { ...signer.signData, signAction: input.signAction ?? "sign", date: Math.floor(now.getTime() / 1000), result: "signed", identity: pickIdentity(input.identity ?? identity) },
       })
       .where(eq(processSigners.id, signer.id));
     // the evidence of the signature: the device that signed and when each file was shown to the signer
     const pagesShown = (await readingTimesOf(signer.id, tx)).map((r) => ({ documentId: r.documentId, pages: r.pages, firstShownAt: new Date(r.firstShownAt).toISOString(), lastShownAt: new Date(r.lastShownAt).toISOString() }));
     await recordProcessEvent(
-      { processId: process.id, organizationId: process.organizationId, kind: "signed", signerId: signer.id, detail: { documents: mine.map((d) => d.id), client: input.client, pagesShown } },
+      { processId: process.id, organizationId: process.organizationId, kind: "signed", signerId: signer.id, detail: { documents: mine.map((d) => d.id), client: input.client, pagesShown, identity: pickIdentity(input.identity ?? identity) } },
       tx,
     );
     await recordAuditEvent(
@@ -77,7 +93,7 @@ export async function completeSignerSignature(
         actor: `${signer.nat}:${signer.docId}`,
         action: "signer.signed",
         target: process.id,
-        detail: { signerId: signer.id, documents: mine.map((d) => ({ id: d.id, sha256: given.get(d.id)!.sha256 })), client: input.client, pagesShown },
+        detail: { signerId: signer.id, documents: mine.map((d) => ({ id: d.id, sha256: given.get(d.id)!.sha256 })), client: input.client, pagesShown, identity: pickIdentity(input.identity ?? identity) },
       },
       tx,
     );

@@ -6,10 +6,10 @@ import type { FacialRetryReason } from "./run-facial-check";
 
 export type FacialJudgement =
   | { kind: "retry"; reason: FacialRetryReason }
-  | { kind: "judged"; live: boolean; reasons: string[]; similarity: number; threshold: number; decision: "match" | "no-match"; idDocument?: IdDocumentEvidence };
+  | { kind: "judged"; live: boolean; reasons: string[]; similarity: number; threshold: number; decision: "match" | "no-match"; idDocument?: IdDocumentEvidence; /** The portrait cut from the ID photo (JPEG), for the reviewer. */ portrait?: Uint8Array };
 
-/** How the ID document proved the signer's number (for the evidence). */
-export type IdDocumentEvidence = { numberSource: "mrz" | "printed"; mrzValid: boolean };
+/** How the ID document proved the signer's number (for the evidence and the reviewer). */
+export type IdDocumentEvidence = { numberSource: "mrz" | "printed"; mrzValid: boolean; mrzLines?: string[]; mrzNames?: { lastName: string; firstName: string }; expiresOn?: string };
 
 /**
  * The face analysis of one try, a pure function of the pictures (it runs in the worker pool):
@@ -24,7 +24,7 @@ export async function judgeFacialTry(input: { frames: Uint8Array[]; reference: U
     const card = await verifyIdDocument(input.reference, { docId: input.docId });
     if (!card.ok) return { kind: "retry", reason: card.reason };
     reference = card.portrait;
-    idDocument = { numberSource: card.numberSource, mrzValid: card.mrzValid };
+    idDocument = { numberSource: card.numberSource, mrzValid: card.mrzValid, ...(card.mrzLines ? { mrzLines: card.mrzLines, mrzNames: card.mrzNames } : {}), ...(card.expiresOn ? { expiresOn: card.expiresOn } : {}) };
   }
   const liveness = await assessLiveness(input.frames, { challenges: input.challenges });
   const firstFrame = liveness.reasons.find((r) => r.startsWith("frame-0-"));
@@ -33,7 +33,7 @@ export async function judgeFacialTry(input: { frames: Uint8Array[]; reference: U
   }
   try {
     const match = await matchFaces(liveness.startFace ?? input.frames[0], reference);
-    return { kind: "judged", live: liveness.live, reasons: liveness.reasons, similarity: match.similarity, threshold: match.threshold, decision: match.decision, ...(idDocument ? { idDocument } : {}) };
+    return { kind: "judged", live: liveness.live, reasons: liveness.reasons, similarity: match.similarity, threshold: match.threshold, decision: match.decision, ...(idDocument ? { idDocument, portrait: reference } : {}) };
   } catch (error) {
     if (!(error instanceof FaceError)) throw error;
     return { kind: "retry", reason: error.reason === "MULTIPLE_FACES" ? "selfie_multiple_faces" : error.reason === "FACE_TOO_SMALL" ? "selfie_too_small" : "selfie_no_face" };

@@ -7,6 +7,7 @@ import { flowOf } from "./nationality-flows";
 import { MAX_ID_ATTEMPTS, openSigningLink, type SigningLinkView } from "./open-signing-link";
 import { prepareSignerSignature, type DocumentToSign } from "./prepare-signer-signature";
 import { resolveSigningLink } from "./resolve-signing-link";
+import { findLatestReview } from "@/lib/identity-assurance/find-identity-review";
 import { SignerFlowError, type SignerRefusal } from "./signer-flow-error";
 
 /** One file as the reading step shows it: where this signer's stamp goes, in PDF points (origin bottom-left). */
@@ -24,8 +25,8 @@ export type SignerPageState =
   | { step: "auto-identify"; summary: Omit<Summary, "signerAlias">; stages: SignerStage[] | null }
   | { step: "names"; summary: Summary; proposed: ProposedNames; idLabel: string; stages: SignerStage[] }
   | { step: "wait"; summary: Summary; stages: SignerStage[] }
-  | { step: "facial"; summary: Summary; attemptsLeft: number; needsIdDocument: boolean; stages: SignerStage[] }
-  | { step: "read"; summary: Summary; documents: ReadableDocument[]; isLastSigner: boolean; stages: SignerStage[] };
+  | { step: "facial"; summary: Summary; attemptsLeft: number; needsIdDocument: boolean; stages: SignerStage[]; /** Why staff rejected the signer's last ID photo. */ reviewRejectedReason?: string }
+  | { step: "read"; summary: Summary; documents: ReadableDocument[]; isLastSigner: boolean; stages: SignerStage[]; /** The ID photo awaits staff review: signing records the request. */ underReview: boolean };
 
 function stagesOf(facial: boolean): SignerStage[] {
   return facial ? ["identify", "facial", "read"] : ["identify", "read"];
@@ -59,6 +60,9 @@ export async function loadSignerPage(input: { token: string; signerId?: string }
       return { step: "names", summary, proposed: await proposeSignerNames(row, identityRegistryFor(services)), idLabel: `${row.nat} ${signer.docIdHint}`, stages };
     }
     if (!signer.isNext) return { step: "wait", summary, stages };
+    const review = signer.facialRequired ? await findLatestReview(signer.id, db) : undefined;
+    // asked to sign while under review: nothing to do until staff decide
+    if (review?.status === "pending" && review.signRequestedAt) throw new SignerFlowError("identity_under_review");
     if (signer.facialRequired && !signer.facialPassed) {
       const context = await resolveSigningLink(input.token, db);
       const row = context.signers.find((s) => s.id === signer.id)!;
@@ -69,6 +73,8 @@ export async function loadSignerPage(input: { token: string; signerId?: string }
         attemptsLeft: signer.facialAttemptsLeft,
         // the nat's flow says whether a registry photo can be the reference (a passport's cannot)
         needsIdDocument: !(flowOf(row.nat).facialReferences.includes("registry") && (await hasRegistryPhoto({ organizationId: context.process.organizationId, nat: row.nat, docId: row.docId }, db))),
+        // the reason is shown only while the rejected try is still the signer's latest
+        ...(review?.status === "rejected" && review.reason && review.checkId === row.signData.facial?.id ? { reviewRejectedReason: review.reason } : {}),
       };
     }
     const plan = await prepareSignerSignature({ token: input.token, signerId: signer.id }, db);
@@ -77,6 +83,7 @@ export async function loadSignerPage(input: { token: string; signerId?: string }
       summary,
       stages,
       isLastSigner: plan.isLastSigner,
+      underReview: review?.status === "pending",
       documents: plan.documents.map(({ documentId, name, pages, appendStampPage, stampPage, stampRect }) => ({ documentId, name, pages, appendStampPage, stampPage, stampRect })),
     };
   } catch (error) {

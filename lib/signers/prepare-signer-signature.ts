@@ -5,6 +5,7 @@ import { STAMP_PAGE, stampBox, wholePoints, type StampOrientation } from "@/lib/
 import { filesOf } from "@/lib/processes/plan-stamp-positions";
 import { actingSigner, nextSigner, resolveSigningLink, type SignerRow, type SigningContext } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
+import type { SignerIdentity } from "@/lib/identity-assurance/identity-level";
 
 /** One file the signer signs, and where their stamp goes. Coordinates: PDF points, origin bottom-left of the stamp page. */
 export type DocumentToSign = {
@@ -33,7 +34,7 @@ export type SignerSignaturePlan = {
   organizationId: string;
   organizationName: string;
   description: string;
-  signer: { id: string; position: number; nat: string; docId: string; alias: string; signatureType: string; pinfo: SignerPinfo | null; email: string | null };
+  signer: { id: string; position: number; nat: string; docId: string; alias: string; signatureType: string; pinfo: SignerPinfo | null; email: string | null; signChallenges: string[]; identity: SignerIdentity | null };
   /** This signature completes the process: finish with validation data + document timestamp (B-LTA). */
   isLastSigner: boolean;
   documents: DocumentToSign[];
@@ -65,6 +66,8 @@ export async function prepareSignerSignature(input: { token: string; signerId: s
       signatureType: signer.signatureType,
       pinfo: signer.pinfo,
       email: signer.contactInfo?.type === "email" ? signer.contactInfo.value : null,
+      signChallenges: signer.signChallenges,
+      identity: signer.identity,
     },
     isLastSigner: signers.every((s) => s.id === signer.id || s.status === "signed"),
     documents: documents

@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { IdDocumentEvidence } from "./judge-facial-try";
 import type { LivenessChallenge } from "@/lib/faces/assess-liveness";
-import { processSigners, type FacialCheck } from "@/db/schema";
+import { identityReviews, processSigners, type FacialCheck, type IdentityReviewCard } from "@/db/schema";
+import type { SignerIdentity } from "@/lib/identity-assurance/identity-level";
 import { recordProcessEvent } from "@/lib/processes/record-process-event";
 import type { SignerClient } from "./describe-signer-client";
 import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
@@ -32,7 +33,20 @@ export const FACIAL_VALID_SECONDS = 15 * 60;
  * for the audit trail). At most 3 tries per signer: the third failure locks the signer.
  */
 export async function recordFacialResult(
-  input: { token: string; signerId: string; attempt: number; result: boolean; score: number; selfieBlobKey: string; evaluation?: FacialEvaluation; client?: SignerClient },
+  input: {
+    token: string;
+    signerId: string;
+    attempt: number;
+    result: boolean;
+    score: number;
+    selfieBlobKey: string;
+    evaluation?: FacialEvaluation;
+    client?: SignerClient;
+    /** The level this passed try proved (registry, or document when the organization does not review). */
+    identity?: SignerIdentity;
+    /** A passed match on the signer's own ID photo: queued for staff review instead of a level. */
+    review?: { linkId: string; cardBlobKey: string; portraitBlobKey: string; card: IdentityReviewCard };
+  },
   db: Db,
   /** The link as it was when the try was claimed: a try already evaluated is recorded even if a parallel one locked the signer meanwhile. */
   claimedWith?: SigningContext,
@@ -54,8 +68,24 @@ export async function recordFacialResult(
     const locked = !input.result && counted.attempts >= MAX_FACIAL_ATTEMPTS;
     await tx
       .update(processSigners)
-      .set({ signData: { ...counted.signData, facial }, ...(locked ? { lockedAt: new Date() } : {}) })
+      .set({ signData: { ...counted.signData, facial }, identity: input.identity ?? null, ...(locked ? { lockedAt: new Date() } : {}) })
       .where(eq(processSigners.id, signer.id));
+    if (input.review) {
+      await tx.insert(identityReviews).values({
+        organizationId: process.organizationId,
+        processId: process.id,
+        signerId: signer.id,
+        linkId: input.review.linkId,
+        attempt: input.attempt,
+        checkId: facial.id,
+        cardBlobKey: input.review.cardBlobKey,
+        portraitBlobKey: input.review.portraitBlobKey,
+        selfieBlobKey: input.selfieBlobKey,
+        card: input.review.card,
+        client: input.client ?? null,
+      });
+      await recordProcessEvent({ processId: process.id, organizationId: process.organizationId, kind: "identity_review_requested", signerId: signer.id, detail: { attempt: input.attempt, checkId: facial.id } }, tx);
+    }
     await recordProcessEvent(
       {
         processId: process.id,

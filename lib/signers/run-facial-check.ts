@@ -15,6 +15,8 @@ import { recordFacialResult, type FacialEvaluation } from "./record-facial-resul
 import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
 import { metrics } from "@/lib/metrics/metrics";
 import { SignerFlowError } from "./signer-flow-error";
+import { identityLevelOf, type SignerIdentity } from "@/lib/identity-assurance/identity-level";
+import { hasPendingReview } from "@/lib/identity-assurance/find-identity-review";
 
 /** Why a check could not be made; the try is not counted and the page says what to change. */
 export type FacialRetryReason = "challenge_expired" | "id_document_required" | IdDocumentRefusal | "selfie_no_face" | "selfie_multiple_faces" | "selfie_too_small";
@@ -29,6 +31,8 @@ export type FacialFailure = "not_live" | "no_match";
 export type FacialCheckOutcome =
   | { status: "retry"; reason: FacialRetryReason; attemptsLeft: number }
   | { status: "passed" | "locked"; attemptsLeft: number }
+  /** The face matched the signer's own ID photo: staff must approve before the signature exists. */
+  | { status: "under_review"; attemptsLeft: number }
   | { status: "failed"; reason: FacialFailure; attemptsLeft: number };
 
 /**
@@ -57,6 +61,8 @@ async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services
   const signer = actingSigner(context, input.signerId);
   if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
   const organizationId = context.process.organizationId;
+  // a try awaiting review is decided by staff; another try meanwhile would only add to their queue
+  if (await hasPendingReview(signer.id, db)) throw new SignerFlowError("identity_under_review");
   const flow = flowOf(signer.nat);
   const ticket = readFacialTicket({ signerId: signer.id, ticket: input.ticket, set: flow.challenges }, { secretKey: config.secretKey });
   if (!ticket) throw new SignerFlowError("ticket_invalid");
@@ -96,6 +102,7 @@ async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services
   const prefix = `${organizationId}/selfies/${context.process.id.replace(":", "-")}/${signer.id}-${attempt}-${crypto.randomUUID()}`;
   await blobs.put(`${prefix}.jpg.enc`, encryptBiometric(input.frames[0], config.secretKey, organizationId), "application/octet-stream");
   if (!registry) await blobs.put(`${prefix}-id-document.enc`, encryptBiometric(reference, config.secretKey, organizationId), "application/octet-stream");
+  if (judged.portrait) await blobs.put(`${prefix}-portrait.enc`, encryptBiometric(judged.portrait, config.secretKey, organizationId), "application/octet-stream");
   const durationMs = Math.round(performance.now() - started);
   const evaluation: FacialEvaluation = {
     reference: registry ? "registry" : "id-document",
@@ -108,8 +115,24 @@ async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services
     decision: match.decision,
     durationMs,
   };
-  const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, attempt, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc`, evaluation, client: input.client }, db, context);
-  logInfo("facial check", { processId: context.process.id, signerId: signer.id, attempt, passed, live: liveness.live, similarity: match.similarity, durationMs });
+  // the level this try proves; a passed match on the signer's own card proves nothing until staff approve it
+  const reviewRequired = context.organization.identityReviewRequired;
+  const level = registry
+    ? identityLevelOf({ method: "registry-photo", facialPassed: passed })
+    : identityLevelOf({ method: "id-document", facialPassed: passed, reviewApproved: false, reviewRequired });
+  const identity: SignerIdentity | undefined = level ? { level, method: registry ? "registry-photo" : "id-document", at: new Date().toISOString() } : undefined;
+  const review =
+    passed && !level && judged.idDocument
+      ? {
+          linkId: context.link.id,
+          cardBlobKey: `${prefix}-id-document.enc`,
+          portraitBlobKey: `${prefix}-portrait.enc`,
+          card: judged.idDocument,
+        }
+      : undefined;
+  const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, attempt, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc`, evaluation, client: input.client, identity, review }, db, context);
+  logInfo("facial check", { processId: context.process.id, signerId: signer.id, attempt, passed, live: liveness.live, similarity: match.similarity, durationMs, level });
+  if (review) return { status: "under_review", attemptsLeft: recorded.attemptsLeft };
   if (passed) return { status: "passed", attemptsLeft: recorded.attemptsLeft };
   if (recorded.locked) return { status: "locked", attemptsLeft: recorded.attemptsLeft };
   return { status: "failed", reason: liveness.live ? "no_match" : "not_live", attemptsLeft: recorded.attemptsLeft };

@@ -18,6 +18,9 @@ import type { SignerClient } from "./describe-signer-client";
 import { flowOf } from "./nationality-flows";
 import { metrics } from "@/lib/metrics/metrics";
 import { assertEveryPageShown } from "./record-pages-shown";
+import { SignerFlowError } from "./signer-flow-error";
+import { identityLevelPolicyOids } from "@/lib/identity-assurance/identity-level";
+import { signatureIdentityOf } from "@/lib/identity-assurance/signature-identity";
 
 /**
  * Five years, so the signature keeps validating in tools that check certificates at the current
@@ -39,6 +42,9 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
   await timed("database", () => assertEveryPageShown(plan, db));
   // the names the signer confirmed (prepareSignerSignature refuses to go on without them)
   const pinfo: SignerPinfo = plan.signer.pinfo!;
+  // the level the signer proved goes into the certificate; none proven (an ID photo under review) never signs
+  const proven = signatureIdentityOf(plan.signer);
+  if (!proven) throw new SignerFlowError(plan.signer.signChallenges.includes("facial") ? "identity_under_review" : "facial_required");
   const flow = flowOf(plan.signer.nat);
   const identity = { nationality: flow.country, idType: flow.idType };
   const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_URL_AUTH_TOKEN };
@@ -53,6 +59,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
     idNumber: plan.signer.docId,
     validityMinutes: SIGNER_CERTIFICATE_MINUTES,
     crlBaseUrl: crlBaseUrl(settings.publicUrl),
+    policyOids: [identityLevelPolicyOids[proven.level]],
   }));
   // the certificate is kept (for revocation and audit); its key is not
   await timed("database", () => storeCertificate({ certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey }, db));
@@ -112,7 +119,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
   }
   // records the signature; the last one concludes the process and queues its callback, in one transaction
   const completed = await timed("database", () => completeSignerSignature(
-    { token: input.token, signerId: input.signerId, signedDocuments, signAction: "sign", client: input.client, padesLevel: plan.isLastSigner ? padesLevel : undefined },
+    { token: input.token, signerId: input.signerId, signedDocuments, signAction: "sign", client: input.client, padesLevel: plan.isLastSigner ? padesLevel : undefined, identity: proven },
     db,
   ));
   // only the last signer's file is measured; earlier signatures are counted as unmeasured

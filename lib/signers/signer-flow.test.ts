@@ -68,10 +68,10 @@ async function signAs(token: string, signerId: string) {
   return { plan, result: await completeSignerSignature({ token, signerId, signedDocuments }, db) };
 }
 
-/** One facial try as the flow makes it: a ticket is issued and spent (which counts the try), then the result recorded. */
+/** One facial try as the flow makes it (against a registry photo): a ticket is issued and spent (which counts the try), then the result and the level it proves recorded. */
 async function facialTry(input: { token: string; signerId: string; result: boolean; score: number; selfieBlobKey: string }) {
   const attempt = await spendNewTicket(input.signerId);
-  return recordFacialResult({ ...input, attempt }, db);
+  return recordFacialResult({ ...input, attempt, ...(input.result ? { identity: { level: "registry" as const, method: "registry-photo" as const, at: new Date().toISOString() } } : {}) }, db);
 }
 
 async function spendNewTicket(signerId: string): Promise<number> {

@@ -1,3 +1,4 @@
+import type { IdentityLevel } from "@/lib/identity-assurance/identity-level";
 import type { Change } from "./classify-revision-changes";
 
 /**
@@ -48,6 +49,8 @@ export type SignatureReport = {
   coversWholeDocument: boolean;
   status: SignatureStatus;
   level?: PadesLevel;
+  /** How strongly the signer was identified, from our certificatePolicies OID (lib/identity-assurance); only for trusted certificates. */
+  identityLevel?: IdentityLevel;
   /** Index of the revision this signature closes (0: the original document). */
   revision?: number;
   chain: {

@@ -7,6 +7,7 @@ import { readSignedData, type SignedDataReading } from "./read-signed-data";
 import type { Revision } from "./read-revisions";
 import type { SignatureReport } from "./verification-report";
 import { digestNameOf, hashOfSignerInfo, weaknessOf } from "@/lib/pki/signature-algorithms";
+import { readIdentityLevel } from "@/lib/identity-assurance/read-identity-level";
 import { digestOf, findSignerCertificate, SignerInfoError, verifySignerInfo } from "./verify-signer-info";
 import { commonName, organizationName, verifyTimeStampToken } from "./verify-time-stamp-token";
 
@@ -175,6 +176,9 @@ async function finishSignature(check: SignatureCheck, material: Anchored, claime
   const chain: ChainResult = await checkCertificateChain(certificate, material, validatedAt.at, "signing", validatedAt.source === "timestamp" ? validatedAt.at : new Date());
   report.chain = { status: chain.status, reason: chain.reason, revocation: chain.revocation, validatedAt: { at: validatedAt.at.toISOString(), source: validatedAt.source } };
   report.trusted = chain.status === "trusted";
+  // the level our CA wrote into the signer certificate; an untrusted certificate's claim is not repeated
+  const identityLevel = report.trusted ? readIdentityLevel(certificate) : undefined;
+  if (identityLevel) report.identityLevel = identityLevel;
   return check;
 }
 

@@ -38,6 +38,7 @@ export default async function OrganizationPage() {
           requireApproval: organization.requireApproval,
           enabledNationalities: organization.enabledNationalities as ("PER" | "CHL" | "PERPASS" | "PERCE")[],
           timeZone: organization.timeZone,
+          identityReviewRequired: organization.identityReviewRequired,
         }}
         privateCallbacks={organization.allowPrivateCallbacks}
       />

@@ -8,7 +8,9 @@ import { mrzCheckDigit } from "../read-mrz";
 /**
  * Test and benchmark support: SPECIMEN identity cards drawn with ImageMagick (Debian package
  * `imagemagick`) from a fixture portrait, then "photographed" (perspective on a table, blur, glare).
- * The card says ESPECIMEN twice and carries made-up names: never a real person's document.
+ * The card says ESPECIMEN twice and carries made-up names: never a real person's document. The
+ * server refuses such a card; `unmarked` leaves the word out (a made-up card an attacker would draw,
+ * which only staff review stops) so tests can reach the face match and the review queue.
  */
 export type SpecimenCard = {
   /** Fixture portrait (path under the faces fixtures) printed on the card. */
@@ -18,6 +20,10 @@ export type SpecimenCard = {
   givenNames?: string;
   /** Print the three TD1 MRZ lines (default true). */
   mrz?: boolean;
+  /** Leave out the ESPECIMEN mark; the surname then defaults to SOTO. */
+  unmarked?: boolean;
+  /** Expiry as YYMMDD (default 350101). */
+  expiry?: string;
 };
 
 export type CardPhoto = {
@@ -39,13 +45,17 @@ export function specimenMrz(card: SpecimenCard): string[] {
   const number = card.docNumber.toUpperCase().padEnd(9, "<").slice(0, 9);
   const line1 = `I<PER${number}${mrzCheckDigit(number)}`.padEnd(30, "<");
   const birth = "800101";
-  const expiry = "350101";
+  const expiry = card.expiry ?? "350101";
   const line2Head = `${birth}${mrzCheckDigit(birth)}F${expiry}${mrzCheckDigit(expiry)}PER`.padEnd(29, "<");
   const composite = line1.slice(5, 30) + line2Head.slice(0, 7) + line2Head.slice(8, 15) + line2Head.slice(18, 29);
   const line2 = line2Head + mrzCheckDigit(composite);
-  const name = `${(card.surname ?? "ESPECIMEN").replaceAll(" ", "<")}<<${(card.givenNames ?? "ANA MARIA").replaceAll(" ", "<")}`;
+  const name = `${surnameOf(card).replaceAll(" ", "<")}<<${(card.givenNames ?? "ANA MARIA").replaceAll(" ", "<")}`;
   const line3 = name.padEnd(30, "<").slice(0, 30);
   return [line1, line2, line3];
+}
+
+function surnameOf(card: SpecimenCard): string {
+  return card.surname ?? (card.unmarked ? "SOTO" : "ESPECIMEN");
 }
 
 /** The card itself, flat, as PNG bytes (1000 × 630, ID-1 proportions). */
@@ -62,11 +72,11 @@ export function drawSpecimenCard(card: SpecimenCard): string {
       ...text(320, 140, 22, "DNI"),
       ...text(320, 190, 46, card.docNumber, "DejaVu-Sans-Bold"),
       ...text(320, 240, 18, "Primer apellido"),
-      ...text(320, 270, 28, card.surname ?? "ESPECIMEN", "DejaVu-Sans-Bold"),
+      ...text(320, 270, 28, surnameOf(card), "DejaVu-Sans-Bold"),
       ...text(320, 310, 18, "Nombres"),
       ...text(320, 340, 28, card.givenNames ?? "ANA MARIA", "DejaVu-Sans-Bold"),
       ...text(320, 385, 18, "Fecha de nacimiento   01 01 1980"),
-      ...text(700, 140, 22, "ESPECIMEN", "DejaVu-Sans-Bold", "#b03030"),
+      ...(card.unmarked ? [] : text(700, 140, 22, "ESPECIMEN", "DejaVu-Sans-Bold", "#b03030")),
       ...(mrzLines.length
         ? ["-fill", "#f2f1ea", "-draw", `rectangle 0,${CARD_H - 150} ${CARD_W},${CARD_H}`, ...mrzLines.flatMap((line, i) => text(40, CARD_H - 108 + i * 44, 36, line, "DejaVu-Sans-Mono", "black"))]
         : []),

@@ -35,9 +35,9 @@ export default async function SignerPage({ params }: { params: Promise<{ token: 
       {state.step === "names" && <NamesForm locale={locale} api={api} proposed={state.proposed} idLabel={state.idLabel} />}
       {state.step === "wait" && <WaitForTurn locale={locale} />}
       {state.step === "facial" && (
-        <FacialCheck locale={locale} api={api} attemptsLeft={state.attemptsLeft} needsIdDocument={state.needsIdDocument} />
+        <FacialCheck locale={locale} api={api} attemptsLeft={state.attemptsLeft} needsIdDocument={state.needsIdDocument} reviewRejectedReason={state.reviewRejectedReason} />
       )}
-      {state.step === "read" && <ReadAndSign locale={locale} api={api} documents={state.documents} />}
+      {state.step === "read" && <ReadAndSign locale={locale} api={api} documents={state.documents} underReview={state.underReview} />}
     </SignerShell>
   );
 }

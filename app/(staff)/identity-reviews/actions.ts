@@ -1,0 +1,30 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { runStaffAction, type ActionResult } from "@/lib/auth/run-staff-action";
+import { parseWith } from "@/lib/http/parse-input";
+import { approveIdentityReview } from "@/lib/identity-assurance/approve-identity-review";
+import { rejectIdentityReview } from "@/lib/identity-assurance/reject-identity-review";
+
+const ZReviewDecision = z.object({ reviewId: z.uuid(), reason: z.string().max(300).optional() });
+
+/** Approve a self-supplied ID photo (identity:review): the signer's level becomes document-reviewed. */
+export async function approveIdentityReviewAction(input: unknown): Promise<ActionResult> {
+  return runStaffAction("identity:review", async (staff, { db }) => {
+    const { reviewId } = parseWith(ZReviewDecision, input);
+    const { signing } = await approveIdentityReview({ reviewId, staff }, db);
+    revalidatePath("/identity-reviews");
+    return { message: signing ? "Identidad aprobada; la firma se está produciendo." : "Identidad aprobada; el firmante puede firmar." };
+  });
+}
+
+/** Reject it with a reason the signer sees: it counts as a failed facial try. */
+export async function rejectIdentityReviewAction(input: unknown): Promise<ActionResult> {
+  return runStaffAction("identity:review", async (staff, { db }) => {
+    const { reviewId, reason } = parseWith(ZReviewDecision, input);
+    const { locked, attemptsLeft } = await rejectIdentityReview({ reviewId, reason: reason ?? "", staff }, db);
+    revalidatePath("/identity-reviews");
+    return { message: locked ? "Identidad rechazada; el firmante quedó bloqueado (sin intentos)." : `Identidad rechazada; al firmante le quedan ${attemptsLeft} intento(s).` };
+  });
+}
