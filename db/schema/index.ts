@@ -11,3 +11,4 @@ export * from "./registry-photos";
 export * from "./audit";
 export * from "./signer-evidence";
 export * from "./identity-registry";
+export * from "./identity-providers";
