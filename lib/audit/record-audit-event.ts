@@ -29,7 +29,9 @@ export type AuditAction =
   | "organization.reactivated"
   | "organization.settings_changed"
   | "organization.private_callbacks_allowed"
-  | "organization.private_callbacks_refused";
+  | "organization.private_callbacks_refused"
+  | "organization.identity_provider_saved"
+  | "organization.identity_provider_removed";
 
 export type AuditEvent = {
   /** null for platform events that belong to no organization (e.g. a login with an unknown e-mail). */

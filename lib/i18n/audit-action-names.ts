@@ -26,6 +26,8 @@ export const auditActionNamesEs: Record<AuditAction, string> = {
   "organization.settings_changed": "Configuración cambiada",
   "organization.private_callbacks_allowed": "Callbacks a red privada permitidos",
   "organization.private_callbacks_refused": "Callbacks a red privada prohibidos",
+  "organization.identity_provider_saved": "Proveedor de identidad (eID) guardado",
+  "organization.identity_provider_removed": "Proveedor de identidad (eID) eliminado",
   "identity_registry.imported": "Registro de identidades importado",
   "selfie.read": "Selfie consultada por el API",
 };
@@ -55,6 +57,8 @@ export const auditActionNamesEn: Record<AuditAction, string> = {
   "organization.settings_changed": "Settings changed",
   "organization.private_callbacks_allowed": "Private-network callbacks allowed",
   "organization.private_callbacks_refused": "Private-network callbacks refused",
+  "organization.identity_provider_saved": "Identity provider (eID) saved",
+  "organization.identity_provider_removed": "Identity provider (eID) removed",
   "identity_registry.imported": "Identity registry imported",
   "selfie.read": "Selfie read through the API",
 };

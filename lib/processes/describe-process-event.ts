@@ -46,6 +46,10 @@ export function describeProcessEvent(event: ProcessEventRow, signers: SignerRow[
       return say("event.identity_failed", { attempt: count(detail.attempt) });
     case "facial_recorded":
       return say(detail.result ? "event.facialPassed" : "event.facialFailed", { score: score(detail.score), attempt: count(detail.attempt) });
+    case "eid_recorded":
+      return detail.result
+        ? say("event.eidPassed", { provider: String(detail.issuer ?? ""), attempt: count(detail.attempt) })
+        : say("event.eidFailed", { reason: String(detail.reason ?? ""), attempt: count(detail.attempt) });
     case "signed":
       return say("event.signed", { documents: count(detail.documents) });
     case "declined":

@@ -12,6 +12,7 @@ export type ProcessEventKind =
   | "session_started"
   | "names_confirmed"
   | "facial_recorded"
+  | "eid_recorded"
   | "signed"
   | "declined"
   | "completed"

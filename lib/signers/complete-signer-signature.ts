@@ -62,7 +62,7 @@ export async function completeSignerSignature(
         status: "signed",
         signedAt: now,
         signChallenges,
-        signData: { ...signer.signData, signAction: input.signAction ?? "sign", date: Math.floor(now.getTime() / 1000), result: "signed" },
+        signData: { ...signer.signData, signAction: input.signAction ?? "sign", date: Math.floor(now.getTime() / 1000), result: "signed", ...(signer.identity ? { identity: signer.identity } : {}) },
       })
       .where(eq(processSigners.id, signer.id));
     // the evidence of the signature: the device that signed and when each file was shown to the signer

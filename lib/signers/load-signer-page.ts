@@ -1,3 +1,4 @@
+import { describeIdentityProvider } from "@/lib/identity-assurance/eid/find-identity-provider";
 import { hasRegistryPhoto } from "@/lib/registry-photos/find-registry-photo";
 import type { Services } from "@/lib/runtime/services";
 import { identityRegistryFor } from "@/lib/identity-registry/identity-registry";
@@ -21,6 +22,7 @@ export type SignerPageState =
   | { step: "names"; summary: Summary; proposed: ProposedNames; idLabel: string }
   | { step: "wait"; summary: Summary }
   | { step: "facial"; summary: Summary; attemptsLeft: number; needsIdDocument: boolean }
+  | { step: "eid"; summary: Summary; attemptsLeft: number; providerName: string | null }
   | { step: "read"; summary: Summary; documents: ReadableDocument[]; isLastSigner: boolean };
 
 /**
@@ -38,6 +40,11 @@ export async function loadSignerPage(input: { token: string; signerId?: string }
     if (!input.signerId || !view.signer) return view.identityRequired ? { step: "identify", summary: base, maxAttempts: MAX_ID_ATTEMPTS } : { step: "auto-identify", summary: base };
     const signer = view.signer;
     const summary = { ...base, signerAlias: signer.alias };
+    // eID comes before the names: the provider's names fill that step
+    if (signer.eidRequired && !signer.eidPassed) {
+      const provider = await describeIdentityProvider({ organizationId: (await resolveSigningLink(input.token, db)).process.organizationId }, db);
+      return { step: "eid", summary, attemptsLeft: signer.facialAttemptsLeft, providerName: provider?.displayName ?? null };
+    }
     if (!signer.namesConfirmed) {
       const row = (await resolveSigningLink(input.token, db)).signers.find((s) => s.id === signer.id)!;
       return { step: "names", summary, proposed: await proposeSignerNames(row, identityRegistryFor(services)), idLabel: `${row.nat} ${signer.docIdHint}` };

@@ -1,0 +1,43 @@
+import * as oidc from "openid-client";
+import type { Db } from "@/db/client";
+import { signerEidLogins } from "@/db/schema";
+import { EidFailure } from "@/lib/identity-assurance/eid/eid-failure";
+import { loadEidProvider } from "@/lib/identity-assurance/eid/find-identity-provider";
+import { discoverEidProvider, eidAuthorizationUrl } from "@/lib/identity-assurance/eid/oidc-relying-party";
+import type { SignerClient } from "./describe-signer-client";
+import { claimFacialAttempt } from "./record-facial-result";
+import { recordEidFailure } from "./record-eid-result";
+import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
+import { SignerFlowError } from "./signer-flow-error";
+
+export type StartedEidLogin = { loginId: string; authorizationUrl: string } | { failed: EidFailure["reason"]; attemptsLeft: number; locked: boolean };
+
+/**
+ * The signer pressed "Identificarme con <provider>": a fresh state, nonce and PKCE verifier are
+ * stored for this signer, and the browser is sent to the provider. A provider that cannot be
+ * reached (10 s) counts as a failed identity try, like every other eID failure.
+ */
+export async function startEidLogin(
+  input: { token: string; signerId: string; client?: SignerClient },
+  deps: { db: Db; secretKey: Uint8Array; redirectUri: string },
+): Promise<StartedEidLogin> {
+  const context = await resolveSigningLink(input.token, deps.db);
+  const signer = actingSigner(context, input.signerId);
+  if (!signer.signChallenges.includes("eid")) throw new SignerFlowError("eid_not_required");
+  if (signer.lockedAt) throw new SignerFlowError("locked");
+  const provider = await loadEidProvider({ organizationId: context.process.organizationId }, deps);
+  if (!provider) throw new SignerFlowError("eid_unavailable");
+  let config: oidc.Configuration;
+  try {
+    config = await discoverEidProvider(provider);
+  } catch (error) {
+    if (!(error instanceof EidFailure)) throw error;
+    const attempt = await claimFacialAttempt(signer.id, deps.db);
+    const outcome = await recordEidFailure({ signer, processId: context.process.id, organizationId: context.process.organizationId, attempt, client: input.client, reason: error.reason }, deps.db);
+    return { failed: error.reason, ...outcome };
+  }
+  const secrets = { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier() };
+  const [login] = await deps.db.insert(signerEidLogins).values({ signerId: signer.id, linkId: context.link.id, ...secrets }).returning({ id: signerEidLogins.id });
+  const url = await eidAuthorizationUrl(config, provider, { redirectUri: deps.redirectUri, ...secrets });
+  return { loginId: login.id, authorizationUrl: url.href };
+}
