@@ -7,9 +7,10 @@ type Summary = { organizationName: string; description: string; signers: { posit
 const STEPS = ["identify", "facial", "read"] as const;
 
 /** Header (organization, language), progress through the steps, and the help line every page ends with. */
-export function SignerShell({ locale, step, summary, children }: { locale: SignerLocale; step: SignerPageState["step"]; summary: Summary; children: React.ReactNode }) {
+export function SignerShell({ locale, step, summary, identityStep = "facial", children }: { locale: SignerLocale; step: SignerPageState["step"]; summary: Summary; identityStep?: "facial" | "eid"; children: React.ReactNode }) {
   const t = signerTranslator(locale);
-  const current = step === "auto-identify" || step === "names" ? "identify" : step === "wait" ? "read" : step;
+  // an eID signer's second step is the provider login; it comes before the names it fills
+  const current = step === "eid" ? "facial" : step === "auto-identify" || step === "names" ? (identityStep === "eid" && step === "names" ? "facial" : "identify") : step === "wait" ? "read" : step;
   const index = STEPS.indexOf(current as (typeof STEPS)[number]);
   return (
     <div className="signer-page">
@@ -33,7 +34,7 @@ export function SignerShell({ locale, step, summary, children }: { locale: Signe
           <ol className="signer-steps" aria-label={`${t("stepOf")} ${index + 1}/3`}>
             {STEPS.map((name, i) => (
               <li key={name} aria-current={i === index ? "step" : undefined} className={i < index ? "done" : i === index ? "current" : undefined}>
-                {t(`steps.${name}`)}
+                {t(name === "facial" && identityStep === "eid" ? "steps.eid" : `steps.${name}`)}
               </li>
             ))}
           </ol>
