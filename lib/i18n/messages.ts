@@ -3,6 +3,7 @@ import { dashboardMessagesEn } from "./dashboard-messages-en";
 import { stampMessagesEn, stampMessagesEs } from "./stamp-messages";
 import { registryPhotoMessagesEn, registryPhotoMessagesEs } from "./registry-photo-messages";
 import { staffExperienceMessagesEn, staffExperienceMessagesEs } from "./staff-experience-messages";
+import { identityProviderMessagesEn, identityProviderMessagesEs } from "./identity-provider-messages";
 
 /** Spanish first; English as the switch. Keys are grouped by the screen that shows them. */
 export const messages = {
@@ -45,6 +46,7 @@ export const messages = {
     ...stampMessagesEs,
     ...registryPhotoMessagesEs,
     ...staffExperienceMessagesEs,
+    ...identityProviderMessagesEs,
   },
   en: {
     "app.name": "FirmaViva",
@@ -85,6 +87,7 @@ export const messages = {
     ...stampMessagesEn,
     ...registryPhotoMessagesEn,
     ...staffExperienceMessagesEn,
+    ...identityProviderMessagesEn,
   },
 } as const;
 
