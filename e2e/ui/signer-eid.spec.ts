@@ -23,7 +23,7 @@ test.afterAll(async () => op?.close());
 test("a signer with the eid challenge is refused while the organization has no provider", async () => {
   const response = await admin.create({ signers: [signer({ signChallenges: ["eid"] })], description: "eID sin proveedor" });
   expect(response.status).toBe(400);
-  expect(await response.text()).toMatch(/signers\.0\.signChallenges.*proveedor de identidad/);
+  expect(response.headers.get("x-error-detail")).toMatch(/signers\.0\.signChallenges.*proveedor de identidad/);
 });
 
 test("staff configure the organization's provider; the client secret is never shown back", async ({ page }) => {
