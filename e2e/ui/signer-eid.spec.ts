@@ -36,11 +36,11 @@ test("staff configure the organization's provider; the client secret is never sh
   await form.getByLabel("Client ID").fill(op.clientId);
   await form.getByLabel("Client secret").fill(op.clientSecret);
   await form.getByLabel(/^Scopes/).fill("profile document");
-  await form.getByRole("button", { name: "Guardar proveedor" }).click();
+  await form.getByRole("button", { name: "Configurar proveedor" }).click();
   // a remote provider without TLS is refused before anything is stored
   await expect(form).toContainText("issuer debe usar https");
   await form.getByLabel("Issuer (URL del proveedor)").fill(op.issuer);
-  await form.getByRole("button", { name: "Guardar proveedor" }).click();
+  await form.getByRole("button", { name: "Configurar proveedor" }).click();
   await expect(form.getByRole("status")).toContainText("Proveedor de identidad guardado.");
   await page.reload();
   await expect(form.getByLabel("Client ID")).toHaveValue(op.clientId);

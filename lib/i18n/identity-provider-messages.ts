@@ -13,7 +13,7 @@ export const identityProviderMessagesEs = {
   "eid.documentNumberClaim": "Claim con el número de documento",
   "eid.givenNameClaim": "Claim con los nombres",
   "eid.familyNameClaim": "Claim con los apellidos",
-  "eid.save": "Guardar proveedor",
+  "eid.save": "Configurar proveedor",
   "eid.remove": "Quitar proveedor",
   "eid.readOnly": "Solo el propietario o un administrador puede cambiar el proveedor de identidad.",
 };
@@ -32,7 +32,7 @@ export const identityProviderMessagesEn: Record<keyof typeof identityProviderMes
   "eid.documentNumberClaim": "Claim holding the document number",
   "eid.givenNameClaim": "Claim holding the given names",
   "eid.familyNameClaim": "Claim holding the family names",
-  "eid.save": "Save provider",
+  "eid.save": "Configure provider",
   "eid.remove": "Remove provider",
   "eid.readOnly": "Only the owner or an administrator can change the identity provider.",
 };
