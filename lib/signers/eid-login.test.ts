@@ -122,6 +122,13 @@ describe("eID login (signChallenges eid)", () => {
     await expect(startEidLogin({ token: login.token, signerId: login.signerId }, { db, secretKey, redirectUri })).rejects.toMatchObject({ reason: "locked" });
   });
 
+  it("starting logins is bounded per signer (10 per 10 minutes)", async () => {
+    const login = await startedLogin("55667788");
+    for (let i = 1; i < 10; i++) await startEidLogin({ token: login.token, signerId: login.signerId }, { db, secretKey, redirectUri });
+    await expect(startEidLogin({ token: login.token, signerId: login.signerId }, { db, secretKey, redirectUri })).rejects.toMatchObject({ code: "RATE_LIMITED" });
+    expect((await signerRow(login.signerId)).facialAttempts).toBe(0);
+  });
+
   it("a browser without a live login cookie names no signer and counts nothing", async () => {
     await expect(finishEidLogin({ loginId: null, callbackUrl: new URL(`${redirectUri}?code=c&state=s`) }, { db, secretKey })).resolves.toEqual({ token: null });
     await expect(finishEidLogin({ loginId: crypto.randomUUID(), callbackUrl: new URL(`${redirectUri}?code=c&state=s`) }, { db, secretKey })).resolves.toEqual({ token: null });
