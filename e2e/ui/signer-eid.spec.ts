@@ -4,6 +4,7 @@ import { login, processApi, signer, type ProcessApi } from "../fixtures/process-
 import { PHONE, DESKTOP } from "../fixtures/camera-browser";
 import { signInAs } from "../fixtures/dashboard";
 import { startOidcTestProvider, type OidcTestProvider } from "../fixtures/oidc-test-provider";
+import { validatePdf } from "../fixtures/independent-validators";
 import { SignerPage } from "../pages/signer-page";
 
 // The eID path (our extension, signChallenges ["eid"]) against a real OpenID Connect provider
@@ -12,9 +13,11 @@ test.describe.configure({ mode: "serial" });
 
 let op: OidcTestProvider;
 let admin: ProcessApi;
+let baseUrl: string;
 const PROVIDER_NAME = "Identidad Digital de Prueba";
 
 test.beforeAll(async ({ baseURL }) => {
+  baseUrl = baseURL!;
   op = await startOidcTestProvider({ redirectUri: `${baseURL}/ui/signature_processes/eid/callback` });
   admin = processApi(baseURL!, await login(baseURL!, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_PASSWORD));
 });
@@ -91,6 +94,10 @@ for (const [label, size] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
     await page.confirmNames();
     await page.expectReadStep();
     await page.readAndSign();
+    // the signed copy passes the independent validator
+    const signedPdf = await page.download(/Descargar/);
+    const validation = validatePdf(signedPdf, await (await fetch(`${baseUrl}/api/pki/ca.pem`)).text());
+    expect(validation.pass, validation.output).toBe(true);
 
     const listed = await admin.list({ process_id: processId });
     const [signed] = (await listed.json()).signatureProcesses[0].signers;
