@@ -23,6 +23,8 @@ export function NamesForm({ locale, api, proposed, idLabel }: { locale: SignerLo
     defaultValues: { given_name: proposed.given_name, family_name: proposed.family_name },
   });
   const { errors, isSubmitting } = form.formState;
+  // names the identity provider vouched for are shown, not edited
+  const fromEid = proposed.source === "eid";
 
   const onSubmit = form.handleSubmit(async (values) => {
     setProblem(null);
@@ -37,21 +39,21 @@ export function NamesForm({ locale, api, proposed, idLabel }: { locale: SignerLo
   return (
     <section className="signer-card card stack" aria-labelledby="names-title" data-testid="names-step" data-source={proposed.source}>
       <h1 id="names-title">{t("names.title")}</h1>
-      <p>{t(proposed.source === "none" ? "names.lead.blank" : "names.lead")}</p>
+      <p>{t(proposed.source === "none" ? "names.lead.blank" : proposed.source === "eid" ? "names.lead.eid" : "names.lead")}</p>
       <p className="muted">
         {t("names.document")}: {idLabel}
       </p>
       <form onSubmit={onSubmit} noValidate className="stack">
         <div>
           <label htmlFor="given_name">{t("names.given")}</label>
-          <input id="given_name" type="text" defaultValue={proposed.given_name} autoComplete="given-name" aria-describedby="given_name-error" aria-invalid={Boolean(errors.given_name)} {...form.register("given_name")} />
+          <input id="given_name" type="text" readOnly={fromEid} defaultValue={proposed.given_name} autoComplete="given-name" aria-describedby="given_name-error" aria-invalid={Boolean(errors.given_name)} {...form.register("given_name")} />
           <p id="given_name-error" className="field-error" role="alert">
             {messageOf(errors.given_name?.message)}
           </p>
         </div>
         <div>
           <label htmlFor="family_name">{t("names.family")}</label>
-          <input id="family_name" type="text" defaultValue={proposed.family_name} autoComplete="family-name" aria-describedby="family_name-error" aria-invalid={Boolean(errors.family_name)} {...form.register("family_name")} />
+          <input id="family_name" type="text" readOnly={fromEid} defaultValue={proposed.family_name} autoComplete="family-name" aria-describedby="family_name-error" aria-invalid={Boolean(errors.family_name)} {...form.register("family_name")} />
           <p id="family_name-error" className="field-error" role="alert">
             {messageOf(errors.family_name?.message) || problem || ""}
           </p>

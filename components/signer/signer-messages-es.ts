@@ -1,3 +1,5 @@
+import { eidFailureMessages } from "@/lib/identity-assurance/eid/eid-failure";
+
 /** Spanish texts of the signer pages (the default language). */
 export const signerMessagesEs = {
   "brand": "FirmaViva",
@@ -173,4 +175,25 @@ export const signerMessagesEs = {
   "done.download": "Descargar",
   "done.signedCopy": "Copia firmada",
   "done.close": "Ya puede cerrar esta página.",
+  // eID (our extension)
+  "steps.eid": "Identidad digital",
+  "names.lead.eid": "Su proveedor de identidad confirmó estos nombres; aparecerán en su firma tal como están.",
+  "eid.title": "Identifíquese con su identidad digital",
+  "eid.lead": "Iniciará sesión en {provider}, que confirma su número de documento. Luego volverá a esta página para leer y firmar.",
+  "eid.noProvider": "La organización ya no tiene un proveedor de identidad configurado. Contacte a quien le envió los documentos.",
+  "eid.button": "Identificarme con {provider}",
+  "eid.going": "Abriendo {provider}…",
+  "eid.attemptsLeft": "Intentos restantes: {count}",
+  "eid.ok": "Identidad confirmada por su proveedor de identidad.",
+  "eid.failed.state": eidFailureMessages.state,
+  "eid.failed.nonce": eidFailureMessages.nonce,
+  "eid.failed.expired": eidFailureMessages.expired,
+  "eid.failed.audience": eidFailureMessages.audience,
+  "eid.failed.issuer": eidFailureMessages.issuer,
+  "eid.failed.signature": eidFailureMessages.signature,
+  "eid.failed.denied": eidFailureMessages.denied,
+  "eid.failed.unreachable": eidFailureMessages.unreachable,
+  "eid.failed.provider_error": eidFailureMessages.provider_error,
+  "eid.failed.claims_missing": eidFailureMessages.claims_missing,
+  "eid.failed.other_person": eidFailureMessages.other_person,
 };

@@ -6,13 +6,14 @@ type Summary = { organizationName: string; description: string; signers: { posit
 
 /**
  * Header (organization, language), progress through this signer's own stages (no facial stage for
- * a signer without that challenge; none while a shared link's signers differ), and the help line
- * every page ends with.
+ * a signer without that challenge, an eID stage for one who logs in at the provider; none while a
+ * shared link's signers differ), and the help line every page ends with.
  */
 export function SignerShell({ locale, step, stages, summary, children }: { locale: SignerLocale; step: SignerPageState["step"]; stages: SignerStage[] | null; summary: Summary; children: React.ReactNode }) {
   const t = signerTranslator(locale);
-  const current = step === "auto-identify" || step === "names" ? "identify" : step === "wait" ? "read" : step;
   const shown = stages ?? [];
+  // an eID signer confirms the names the provider gave after logging in there: still the eID stage
+  const current = step === "names" && shown.includes("eid") ? "eid" : step === "auto-identify" || step === "names" ? "identify" : step === "wait" ? "read" : step;
   const index = shown.indexOf(current as SignerStage);
   return (
     <div className="signer-page">

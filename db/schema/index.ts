@@ -13,3 +13,4 @@ export * from "./signer-evidence";
 export * from "./identity-registry";
 export * from "./facial-tickets";
 export * from "./identity-reviews";
+export * from "./identity-providers";

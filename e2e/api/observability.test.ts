@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
+import { ADMIN_EMAIL, ADMIN_API_SECRET, ADMIN_PASSWORD, ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
 import { StampApiClient, fixture } from "../fixtures/stamp-api-client";
 import { login, processApi, signer } from "../fixtures/process-api-client";
 import { signerHttp } from "../fixtures/signer-http-flow";
@@ -19,6 +19,7 @@ const handedToServer: Record<string, string> = {
   SECRET_KEY,
   METRICS_TOKEN,
   ADMIN_PASSWORD,
+  ADMIN_API_SECRET,
   WRONG_PASSWORD,
   PERSON_ID,
   "portrait (base64)": Buffer.from(portrait.subarray(0, 48)).toString("base64"),
@@ -95,7 +96,7 @@ describe("metrics", () => {
     expect(refused.status).toBe(404);
 
     // a process with one signer, signed through its link: names, ID number, cookie and link all pass through the server
-    const jwt = await login(server.baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const jwt = await login(server.baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_API_SECRET);
     handedToServer["process API token"] = jwt;
     const person = signer({ doc_id: String(Number(PERSON_ID) + 1), signChallenges: [], contactInfo: undefined });
     handedToServer["signer doc_id"] = person.doc_id;

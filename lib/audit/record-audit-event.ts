@@ -34,7 +34,9 @@ export type AuditAction =
   | "certificate_holder.enrolled"
   | "identity_review.approved"
   | "identity_review.rejected"
-  | "organization.identity_review_switched";
+  | "organization.identity_review_switched"
+  | "organization.identity_provider_saved"
+  | "organization.identity_provider_removed";
 
 export type AuditEvent = {
   /** null for platform events that belong to no organization (e.g. a login with an unknown e-mail). */

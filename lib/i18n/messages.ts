@@ -4,6 +4,7 @@ import { stampMessagesEn, stampMessagesEs } from "./stamp-messages";
 import { registryPhotoMessagesEn, registryPhotoMessagesEs } from "./registry-photo-messages";
 import { staffExperienceMessagesEn, staffExperienceMessagesEs } from "./staff-experience-messages";
 import { identityReviewMessagesEn, identityReviewMessagesEs } from "./identity-review-messages";
+import { identityProviderMessagesEn, identityProviderMessagesEs } from "./identity-provider-messages";
 
 /** Spanish first; English as the switch. Keys are grouped by the screen that shows them. */
 export const messages = {
@@ -47,6 +48,7 @@ export const messages = {
     ...registryPhotoMessagesEs,
     ...staffExperienceMessagesEs,
     ...identityReviewMessagesEs,
+    ...identityProviderMessagesEs,
   },
   en: {
     "app.name": "FirmaViva",
@@ -88,6 +90,7 @@ export const messages = {
     ...registryPhotoMessagesEn,
     ...staffExperienceMessagesEn,
     ...identityReviewMessagesEn,
+    ...identityProviderMessagesEn,
   },
 } as const;
 

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { labels, organizations, processDocuments, processes, processSigners } from "@/db/schema";
+import { labels, organizationIdentityProviders, organizations, processDocuments, processes, processSigners } from "@/db/schema";
 import type { ProcessCaller } from "@/lib/auth/verify-process-token";
 import type { BlobStore } from "@/lib/blob-store/blob-store";
 import { sha256Hex } from "@/lib/crypto/derive-key";
@@ -39,6 +39,7 @@ export async function createProcess(
       throw new AppError("VALIDATION", `nat ${signer.nat} no está habilitado para la organización`, `signers.${i}.nat`);
     }
   });
+  await assertEidProviderFor(caller.organizationId, fields.signers, db);
   await assertLabelsExist(caller.organizationId, fields.labels, db);
   const pdfs = await inspectUploadedPdfs(input.files, { accept: acceptPdfInPool });
   const stampPositions = planStampPositions(
@@ -136,4 +137,12 @@ async function assertLabelsExist(organizationId: string, names: string[], db: Db
   const known = new Set(found.map((r) => r.name));
   const missing = names.find((n) => !known.has(n));
   if (missing !== undefined) throw new AppError("VALIDATION", `la etiqueta ${missing} no existe`, "labels");
+}
+
+/** A signer with the `eid` challenge needs the organization's OIDC provider, or nobody could ever identify them. */
+async function assertEidProviderFor(organizationId: string, signers: CreateProcessFields["signers"], db: Db): Promise<void> {
+  const index = signers.findIndex((s) => s.signChallenges.includes("eid"));
+  if (index < 0) return;
+  const [provider] = await db.select({ id: organizationIdentityProviders.id }).from(organizationIdentityProviders).where(eq(organizationIdentityProviders.organizationId, organizationId)).limit(1);
+  if (!provider) throw new AppError("VALIDATION", "signChallenges eid requiere que la organización configure un proveedor de identidad OpenID Connect", `signers.${index}.signChallenges`);
 }

@@ -48,6 +48,10 @@ export function describeProcessEvent(event: ProcessEventRow, signers: SignerRow[
       return say(detail.result ? "event.facialPassed" : "event.facialFailed", { score: score(detail.score), attempt: count(detail.attempt) });
     case "signer_unlocked":
       return say("event.signer_unlocked", { attempts: count(detail.newFacialAttempts) });
+    case "eid_recorded":
+      return detail.result
+        ? say("event.eidPassed", { provider: String(detail.issuer ?? ""), attempt: count(detail.attempt) })
+        : say("event.eidFailed", { reason: String(detail.reason ?? ""), attempt: count(detail.attempt) });
     case "signed":
       return say("event.signed", { documents: count(detail.documents) });
     case "declined":

@@ -13,6 +13,7 @@ export type ProcessEventKind =
   | "names_confirmed"
   | "facial_recorded"
   | "signer_unlocked"
+  | "eid_recorded"
   | "signed"
   | "declined"
   | "completed"

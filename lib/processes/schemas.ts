@@ -59,7 +59,11 @@ const checkNatDocId = (s: { nat: string; doc_id: string }, ctx: z.RefinementCtx)
 
 export const ZSignerInput = ZNatDocId.extend({
   signatureType: z.literal("advanced").default("advanced"),
-  signChallenges: z.array(z.literal("facial")).max(1).default([]),
+  signChallenges: z
+    .array(z.enum(["facial", "eid"]))
+    .max(1, "signChallenges admite un solo desafío: facial o eid")
+    .default([])
+    .describe("facial, or (our extension) eid: the signer identifies at the organization's OpenID Connect provider"),
   stampPositions: ZStampPositionsInput.optional(),
   contactInfo: ZContactInfo.optional().nullable(),
   signerAlias: z.string().trim().max(200).optional(),

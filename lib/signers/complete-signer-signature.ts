@@ -53,7 +53,7 @@ export async function completeSignerSignature(
     const { process, signers } = context;
     // the level recorded is the one proven now (a review rejected meanwhile leaves none), as the certificate says
     const identity = signatureIdentityOf(signer);
-    if (!identity || (input.identity && input.identity.level !== identity.level)) throw new SignerFlowError(signer.signChallenges.includes("facial") ? "identity_under_review" : "facial_required");
+    if (!identity || (input.identity && input.identity.level !== identity.level)) throw new SignerFlowError(signer.signChallenges.includes("eid") ? "eid_required" : signer.signChallenges.includes("facial") ? "identity_under_review" : "facial_required");
     const expected = filesOf(signer.stampPositions);
     const documents = await tx.select().from(processDocuments).where(eq(processDocuments.processId, process.id));
     const given = new Map(input.signedDocuments.map((d) => [d.documentId, d]));

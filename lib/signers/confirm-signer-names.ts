@@ -7,13 +7,14 @@ import { recordProcessEvent } from "@/lib/processes/record-process-event";
 import { actingSigner, resolveSigningLink, type SignerRow } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
 
-export type ProposedNames = PersonNames & { source: "confirmed" | "process" | "registry" | "none" };
+export type ProposedNames = PersonNames & { source: "confirmed" | "process" | "registry" | "eid" | "none" };
 
 /**
  * The names the identification step shows for the signer to confirm or correct: theirs once
  * confirmed, else those the process was created with, else the identity registry's, else blank.
  */
 export async function proposeSignerNames(signer: SignerRow, registry: IdentityRegistry): Promise<ProposedNames> {
+  if (signer.identity?.level === "eid" && signer.pinfo) return { ...signer.pinfo, source: "eid" };
   if (signer.namesConfirmedAt && signer.pinfo) return { ...signer.pinfo, source: "confirmed" };
   if (signer.proposedPinfo) return { ...signer.proposedPinfo, source: "process" };
   const found = await registry.findNames({ organizationId: signer.organizationId, nat: signer.nat, docId: signer.docId });
@@ -27,6 +28,9 @@ export async function proposeSignerNames(signer: SignerRow, registry: IdentityRe
 export async function confirmSignerNames(input: { token: string; signerId: string; names: PersonNames }, db: Db): Promise<void> {
   const context = await resolveSigningLink(input.token, db);
   const signer = actingSigner(context, input.signerId);
+  // the provider vouched for these names: the signer confirms them as they are
+  const fromEid = signer.identity?.level === "eid" ? signer.pinfo : null;
+  if (fromEid && (fromEid.given_name !== input.names.given_name || fromEid.family_name !== input.names.family_name)) throw new SignerFlowError("names_from_eid");
   await db.transaction(async (tx) => {
     const [updated] = await tx
       .update(processSigners)

@@ -1,3 +1,4 @@
+import { describeIdentityProvider } from "@/lib/identity-assurance/eid/find-identity-provider";
 import { hasRegistryPhoto } from "@/lib/registry-photos/find-registry-photo";
 import type { Services } from "@/lib/runtime/services";
 import { identityRegistryFor } from "@/lib/identity-registry/identity-registry";
@@ -16,7 +17,7 @@ export type ReadableDocument = Pick<DocumentToSign, "documentId" | "name" | "pag
 type Summary = Pick<SigningLinkView, "organizationName" | "description" | "expireAt" | "signOrder" | "signers"> & { signerAlias: string };
 
 /** The stages the progress bar names; "facial" only for a signer whose challenges include it. */
-export type SignerStage = "identify" | "facial" | "read";
+export type SignerStage = "identify" | "facial" | "eid" | "read";
 
 /** `stages`: this signer's stages, or null when not known yet (a shared link whose signers differ). */
 export type SignerPageState =
@@ -26,10 +27,13 @@ export type SignerPageState =
   | { step: "names"; summary: Summary; proposed: ProposedNames; idLabel: string; stages: SignerStage[] }
   | { step: "wait"; summary: Summary; stages: SignerStage[] }
   | { step: "facial"; summary: Summary; attemptsLeft: number; needsIdDocument: boolean; stages: SignerStage[]; /** Why staff rejected the signer's last ID photo. */ reviewRejectedReason?: string }
+  | { step: "eid"; summary: Summary; attemptsLeft: number; providerName: string | null; stages: SignerStage[] }
   | { step: "read"; summary: Summary; documents: ReadableDocument[]; isLastSigner: boolean; stages: SignerStage[]; /** The ID photo awaits staff review: signing records the request. */ underReview: boolean };
 
-function stagesOf(facial: boolean): SignerStage[] {
-  return facial ? ["identify", "facial", "read"] : ["identify", "read"];
+/** The signer's own stages: the identity challenge (facial or eID) only for a signer who has one. */
+function stagesOf(challenges: readonly string[]): SignerStage[] {
+  if (challenges.includes("eid")) return ["identify", "eid", "read"];
+  return challenges.includes("facial") ? ["identify", "facial", "read"] : ["identify", "read"];
 }
 
 /**
@@ -48,13 +52,18 @@ export async function loadSignerPage(input: { token: string; signerId?: string }
     if (!input.signerId || !view.signer) {
       // before the signer is known: the stages every signer this link may name has in common
       const candidates = link.signers.filter((s) => (link.link.signerId ? s.id === link.link.signerId : s.status === "pending"));
-      const facial = new Set(candidates.map((s) => s.signChallenges.includes("facial")));
-      const stages = facial.size === 1 ? stagesOf(facial.has(true)) : null;
+      const kinds = new Set(candidates.map((s) => stagesOf(s.signChallenges).join(" ")));
+      const stages = kinds.size === 1 ? stagesOf(candidates[0].signChallenges) : null;
       return view.identityRequired ? { step: "identify", summary: base, maxAttempts: MAX_ID_ATTEMPTS, stages } : { step: "auto-identify", summary: base, stages };
     }
     const signer = view.signer;
     const summary = { ...base, signerAlias: signer.alias };
-    const stages = stagesOf(signer.facialRequired);
+    const stages = stagesOf(signer.eidRequired ? ["eid"] : signer.facialRequired ? ["facial"] : []);
+    // eID comes before the names: the provider's names fill that step
+    if (signer.eidRequired && !signer.eidPassed) {
+      const provider = await describeIdentityProvider({ organizationId: (await resolveSigningLink(input.token, db)).process.organizationId }, db);
+      return { step: "eid", summary, stages, attemptsLeft: signer.facialAttemptsLeft, providerName: provider?.displayName ?? null };
+    }
     if (!signer.namesConfirmed) {
       const row = (await resolveSigningLink(input.token, db)).signers.find((s) => s.id === signer.id)!;
       return { step: "names", summary, proposed: await proposeSignerNames(row, identityRegistryFor(services)), idLabel: `${row.nat} ${signer.docIdHint}`, stages };

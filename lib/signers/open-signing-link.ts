@@ -25,6 +25,9 @@ export type SigningLinkView = {
     facialRequired: boolean;
     facialPassed: boolean;
     facialAttemptsLeft: number;
+    /** Our extension: the signer identifies at the organization's OIDC provider (signChallenges eid). */
+    eidRequired: boolean;
+    eidPassed: boolean;
     isNext: boolean;
   };
   documents: { id: string; name: string; pages: number }[];
@@ -56,6 +59,8 @@ export async function openSigningLink(input: { token: string; signerId?: string 
         facialRequired: acting.signChallenges.includes("facial"),
         facialPassed: Boolean(facial?.result && facial.expire * 1000 > Date.now()),
         facialAttemptsLeft: Math.max(0, MAX_FACIAL_ATTEMPTS - acting.facialAttempts),
+        eidRequired: acting.signChallenges.includes("eid"),
+        eidPassed: acting.identity?.level === "eid",
         isNext: !process.signOrder || nextSigner(signers)?.id === acting.id,
       };
     } catch (error) {

@@ -101,6 +101,7 @@ export function assertMaySign(context: SigningContext, signerId: string): Signer
     const facial = signer.signData.facial;
     if (!facial?.result || facial.expire * 1000 <= Date.now()) throw new SignerFlowError("facial_required");
   }
+  if (signer.signChallenges.includes("eid") && signer.identity?.level !== "eid") throw new SignerFlowError("eid_required");
   if (context.process.signOrder && nextSigner(context.signers)?.id !== signer.id) throw new SignerFlowError("not_your_turn");
   // the signature names the person: their confirmed names go into the certificate and the stamp
   if (!signer.namesConfirmedAt || !signer.pinfo) throw new SignerFlowError("names_required");

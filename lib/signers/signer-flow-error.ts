@@ -17,6 +17,10 @@ export type SignerRefusal =
   | "names_required"
   | "facial_required"
   | "facial_not_required"
+  | "eid_required"
+  | "eid_not_required"
+  | "eid_unavailable"
+  | "names_from_eid"
   | "not_your_turn"
   | "document_changed"
   | "pages_not_shown"
@@ -42,6 +46,10 @@ const refusals: Record<SignerRefusal, { code: ErrorCode; message: string }> = {
   names_required: { code: "FORBIDDEN", message: "Primero confirme sus nombres y apellidos." },
   facial_required: { code: "FORBIDDEN", message: "Primero complete la validación facial." },
   facial_not_required: { code: "VALIDATION", message: "Este firmante no requiere validación facial." },
+  eid_required: { code: "FORBIDDEN", message: "Primero identifíquese con el proveedor de identidad." },
+  eid_not_required: { code: "VALIDATION", message: "Este firmante no se identifica con un proveedor de identidad." },
+  eid_unavailable: { code: "CONFLICT", message: "La organización ya no tiene un proveedor de identidad configurado. Contacte a quien le envió los documentos." },
+  names_from_eid: { code: "VALIDATION", message: "Sus nombres vienen del proveedor de identidad y no se pueden cambiar." },
   not_your_turn: { code: "FORBIDDEN", message: "Aún no es su turno: la firma sigue un orden." },
   document_changed: { code: "CONFLICT", message: "Otro firmante firmó mientras tanto; vuelva a intentarlo." },
   ticket_invalid: { code: "VALIDATION", message: "El intento de validación facial no es válido; comience uno nuevo." },

@@ -12,6 +12,9 @@ import { ResetPasswordForm } from "@/components/organization/reset-password-form
 import { formatDateTime } from "@/components/processes/format-date-time";
 import { selectableTimeZones } from "@/lib/i18n/time-zones";
 import { roleName } from "@/lib/i18n/role-names";
+import { describeIdentityProvider } from "@/lib/identity-assurance/eid/find-identity-provider";
+import { eidRedirectUri } from "@/lib/signers/eid-login-cookie";
+import { IdentityProviderForm } from "@/components/organization/identity-provider-form";
 
 export const dynamic = "force-dynamic";
 
@@ -21,10 +24,11 @@ export default async function OrganizationPage() {
   const { t, locale } = await getTranslator();
   const { db, config } = await getServices();
   const devMailbox = !config.SMTP_URL;
-  const [organization, members, mailbox] = await Promise.all([
+  const [organization, members, mailbox, identityProvider] = await Promise.all([
     getOrganizationSettings({ organizationId: staff.organizationId }, db),
     listStampApiUsers({ organizationId: staff.organizationId }, db),
     devMailbox ? listDevMailbox({ organizationId: staff.organizationId, limit: 20 }, db) : Promise.resolve([]),
+    describeIdentityProvider({ organizationId: staff.organizationId }, db),
   ]);
   return (
     <div className="stack">
@@ -42,6 +46,15 @@ export default async function OrganizationPage() {
         }}
         privateCallbacks={organization.allowPrivateCallbacks}
       />
+      <IdentityProviderForm locale={locale} editable={can(staff.role, "staff:manage")} redirectUri={eidRedirectUri(config.publicUrl)} initial={identityProvider && {
+        displayName: identityProvider.displayName,
+        issuer: identityProvider.issuer,
+        clientId: identityProvider.clientId,
+        scopes: identityProvider.scopes,
+        documentNumberClaim: identityProvider.documentNumberClaim,
+        givenNameClaim: identityProvider.givenNameClaim,
+        familyNameClaim: identityProvider.familyNameClaim,
+      }} />
       <section className="card stack">
         <h2>{t("org.staff")}</h2>
         <div className="table-scroll">

@@ -12,6 +12,7 @@ import { AutoIdentify } from "@/components/signer/auto-identify";
 import { NamesForm } from "@/components/signer/names-form";
 import { WaitForTurn } from "@/components/signer/wait-for-turn";
 import { FacialCheck } from "@/components/signer/facial-check";
+import { EidLogin } from "@/components/signer/eid-login";
 import { ReadAndSign } from "@/components/signer/read-and-sign";
 
 export const dynamic = "force-dynamic";
@@ -20,8 +21,9 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Firma de documentos · FirmaViva", robots: { index: false, follow: false }, referrer: "no-referrer" };
 
 /** The page a signer opens from their link; it shows the one step that applies now. */
-export default async function SignerPage({ params }: { params: Promise<{ token: string }> }) {
+export default async function SignerPage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<{ eid?: string }> }) {
   const { token } = await params;
+  const { eid } = await searchParams;
   const services = await getServices();
   const session = readSignerSession(services.config.secretKey, token, (await cookies()).get(SIGNER_SESSION_COOKIE)?.value);
   const [state, locale] = await Promise.all([loadSignerPage({ token, signerId: session?.signerId }, services), getLocale()]);
@@ -37,6 +39,7 @@ export default async function SignerPage({ params }: { params: Promise<{ token: 
       {state.step === "facial" && (
         <FacialCheck locale={locale} api={api} attemptsLeft={state.attemptsLeft} needsIdDocument={state.needsIdDocument} reviewRejectedReason={state.reviewRejectedReason} />
       )}
+      {state.step === "eid" && <EidLogin locale={locale} api={api} providerName={state.providerName} attemptsLeft={state.attemptsLeft} outcome={eid ?? null} />}
       {state.step === "read" && <ReadAndSign locale={locale} api={api} documents={state.documents} underReview={state.underReview} />}
     </SignerShell>
   );
