@@ -27,6 +27,14 @@ let smtpMode: "hold" | "accept" = "accept";
 const mails: { to: string; data: string }[] = [];
 const heldMails: string[] = [];
 let env: Record<string, string> = {};
+const METRICS_TOKEN = "outbox-kill-metrics-token-0123456789";
+
+/** Outbox rows still `running` on the live server (its metrics read the table at scrape time). */
+async function runningJobs(): Promise<number> {
+  const body = await (await fetch(`${server().baseUrl}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const line = body.split("\n").find((l) => l.startsWith('firmaviva_outbox_jobs{status="running"}'));
+  return line ? Number(line.split(" ").pop()) : NaN;
+}
 
 const server = () => seeded.server;
 async function restart(): Promise<TestServer> {
@@ -68,6 +76,7 @@ beforeAll(async () => {
     SECRET_KEY: TEST_SECRET_KEY,
     OUTBOX_RETRY_BASE_SECONDS: "1",
     INSTANCE_ID: "kill-test",
+    METRICS_TOKEN,
     TSA_URL: tsa.url,
     SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`,
   };
@@ -94,6 +103,8 @@ describe("outbox survives SIGKILL", () => {
     receiver.setMode("accept");
     await restart();
     await waitFor(async () => ids.every((id) => receiver.eventFor(id)), LONG);
+    // the receiver has answered; the job is marked done right after, which a stop must not cut short
+    await waitFor(async () => (await runningJobs()) === 0, LONG);
     await server().stop();
     await seeded.withDb(async (db) => {
       const { outbox } = await import("@/db/schema");
