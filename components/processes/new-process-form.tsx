@@ -10,9 +10,10 @@ import { SignerFields } from "./signer-fields";
 import { StampGridPreview } from "./stamp-grid-preview";
 import { uploadWithProgress } from "./upload-with-progress";
 
-type Props = { locale: Locale; maxUploadMb: number; nationalities: string[]; labels: string[] };
+/** `eidProvider`: the display name of the organization's OpenID Connect provider, null without one. */
+type Props = { locale: Locale; maxUploadMb: number; nationalities: string[]; labels: string[]; eidProvider: string | null };
 
-export function NewProcessForm({ locale, maxUploadMb, nationalities, labels }: Props) {
+export function NewProcessForm({ locale, maxUploadMb, nationalities, labels, eidProvider }: Props) {
   const t = translatorFor(locale);
   const router = useRouter();
   const [files, setFiles] = useState<File[]>([]);
@@ -52,8 +53,8 @@ export function NewProcessForm({ locale, maxUploadMb, nationalities, labels }: P
       const { status, body } = await uploadWithProgress("/api/dashboard/processes", "PUT", form, setProgress);
       const answer = body as { id?: string; message?: string; field?: string };
       if (status === 201 && answer.id) return router.push(`/processes/${encodeURIComponent(answer.id)}`);
-      const field = answer.field?.replace(/^signers\.(\d+)\.contactInfo.*/, "signers.$1.contactValue");
-      if (field && /^(signers\.\d+\.(nat|doc_id|contactValue)|labels|urlCallback|description)$/.test(field)) {
+      const field = answer.field?.replace(/^signers\.(\d+)\.contactInfo.*/, "signers.$1.contactValue").replace(/^signers\.(\d+)\.signChallenges.*/, "signers.$1.identity");
+      if (field && /^(signers\.\d+\.(nat|doc_id|contactValue|identity)|labels|urlCallback|description)$/.test(field)) {
         setError(field as keyof NewProcessValues, { message: answer.message });
       }
       setServerError(answer.message ?? `HTTP ${status}`);
@@ -76,7 +77,7 @@ export function NewProcessForm({ locale, maxUploadMb, nationalities, labels }: P
       <section className="card stack">
         <h2>{t("new.signers")}</h2>
         {signers.fields.map((field, i) => (
-          <SignerFields key={field.id} index={i} nationalities={nationalities} register={register} errors={errors} t={t} onRemove={signers.fields.length > 1 ? () => signers.remove(i) : undefined} />
+          <SignerFields key={field.id} index={i} nationalities={nationalities} register={register} errors={errors} eidProvider={eidProvider} t={t} onRemove={signers.fields.length > 1 ? () => signers.remove(i) : undefined} />
         ))}
         <div className="row">
           <button type="button" className="button button-secondary" onClick={() => signers.append(emptySigner(nationalities[0]))} disabled={signers.fields.length >= 20}>

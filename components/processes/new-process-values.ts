@@ -7,10 +7,14 @@ export type SignerValues = {
   signerAlias: string;
   contactType: "" | "email" | "whatsapp";
   contactValue: string;
-  facial: boolean;
+  /** The identity challenge: none, the facial check, or (our extension) the organization's eID provider; one at most, as the API allows. */
+  identity: SignerIdentityChoice;
   size: "1" | "2";
   orientation: "horizontal" | "vertical";
 };
+export const signerIdentityChoices = ["none", "facial", "eid"] as const;
+export type SignerIdentityChoice = (typeof signerIdentityChoices)[number];
+
 export type NewProcessValues = {
   signers: SignerValues[];
   signOrder: boolean;
@@ -21,7 +25,7 @@ export type NewProcessValues = {
 };
 
 export const emptySigner = (nat = "PER"): SignerValues => ({
-  nat, doc_id: "", signerAlias: "", contactType: "email", contactValue: "", facial: false, size: "1", orientation: "horizontal",
+  nat, doc_id: "", signerAlias: "", contactType: "email", contactValue: "", identity: "none", size: "1", orientation: "horizontal",
 });
 
 /** The form's values in the wire shape of PUT /api/signature_processes (ZCreateProcessFields input). */
@@ -32,7 +36,7 @@ export function toProcessFields(values: NewProcessValues, fileCount: number) {
       nat: s.nat,
       doc_id: s.doc_id,
       signerAlias: s.signerAlias.trim() || undefined,
-      signChallenges: s.facial ? ["facial"] : [],
+      signChallenges: s.identity === "none" ? [] : [s.identity],
       contactInfo: s.contactType && s.contactValue.trim() ? { type: s.contactType, value: s.contactValue.trim() } : null,
       stampPositions: Object.fromEntries(
         Array.from({ length: Math.max(fileCount, 1) }, (_, i) => [String(i), { "1": { size: Number(s.size), orientation: s.orientation } }]),
@@ -51,6 +55,7 @@ function formPath(path: PropertyKey[]): string {
   const [head, index, field, sub] = path.map(String);
   if (head === "signers" && index !== undefined) {
     if (field === "contactInfo") return `signers.${index}.contactValue`;
+    if (field === "signChallenges") return `signers.${index}.identity`;
     if (field === "nat" || field === "doc_id") return `signers.${index}.${field}`;
     return `signers.${index}.doc_id`;
   }

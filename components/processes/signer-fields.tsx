@@ -11,12 +11,14 @@ type Props = {
   nationalities: string[];
   register: UseFormRegister<NewProcessValues>;
   errors: FieldErrors<NewProcessValues>;
+  /** The display name of the organization's eID provider, or null when none is configured (the eID choice is then explained, not offered). */
+  eidProvider: string | null;
   onRemove?: () => void;
   t: (key: MessageKey) => string;
 };
 
-/** One signer: ID type and number, alias, contact (e-mail or WhatsApp), facial check and stamp style. */
-export function SignerFields({ index, nationalities, register, errors, onRemove, t }: Props) {
+/** One signer: ID type and number, alias, contact (e-mail or WhatsApp), identity challenge (none, facial or eID) and stamp style. */
+export function SignerFields({ index, nationalities, register, errors, eidProvider, onRemove, t }: Props) {
   const e = errors.signers?.[index];
   const id = (name: string) => `signer-${index}-${name}`;
   return (
@@ -42,10 +44,19 @@ export function SignerFields({ index, nationalities, register, errors, onRemove,
         <ContactFields idPrefix={`signer-${index}`} type={register(`signers.${index}.contactType`)} value={register(`signers.${index}.contactValue`)} error={e?.contactValue?.message} t={t} />
         <StampStyleFields idPrefix={`signer-${index}`} size={register(`signers.${index}.size`)} orientation={register(`signers.${index}.orientation`)} t={t} />
       </div>
-      <div className="row">
-        <label className="inline"><input type="checkbox" {...register(`signers.${index}.facial`)} /> {t("new.facial")}</label>
-        {onRemove && <button type="button" className="link-button" onClick={onRemove}>{t("new.removeSigner")}</button>}
-      </div>
+      <fieldset data-testid={`signer-${index}-identity`}>
+        <legend>{t("new.identity")}</legend>
+        <div className="row wrap">
+          <label className="inline"><input type="radio" value="none" {...register(`signers.${index}.identity`)} /> {t("new.identityNone")}</label>
+          <label className="inline"><input type="radio" value="facial" {...register(`signers.${index}.identity`)} /> {t("new.facial")}</label>
+          <label className="inline"><input type="radio" value="eid" disabled={!eidProvider} aria-describedby={id("eid-help")} {...register(`signers.${index}.identity`)} /> {t("new.eid")}</label>
+        </div>
+        <p id={id("eid-help")} className="muted" data-testid={`signer-${index}-eid-help`} data-available={String(!!eidProvider)}>
+          {eidProvider ? `${t("new.eidWith")} ${eidProvider}.` : t("new.eidUnavailable")}
+        </p>
+        {e?.identity && <p className="field-error">{e.identity.message}</p>}
+      </fieldset>
+      {onRemove && <div className="row"><button type="button" className="link-button" onClick={onRemove}>{t("new.removeSigner")}</button></div>}
     </fieldset>
   );
 }
