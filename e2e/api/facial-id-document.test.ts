@@ -3,10 +3,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
 import http from "node:http";
+import { identityLevelPolicyOids } from "@/lib/identity-assurance/identity-level";
 import { ADMIN_API_SECRET, ADMIN_EMAIL, ADMIN_PASSWORD } from "../fixtures/start-test-server";
 import { staffCookie } from "../fixtures/staff-cookie";
 import { facePhoto, uploadRegistryPhoto } from "../fixtures/signer-documents";
-import { startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
+import { SECRET, startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
+import { callServerAction } from "../fixtures/server-action";
+import { firstSignatureCertificatesText, validatePdf } from "../fixtures/independent-validators";
 import { login, processApi, signer, waitFor, type ProcessApi } from "../fixtures/process-api-client";
 import { posesOf, type Pose } from "../fixtures/scripted-camera";
 import { SHARED_DIR } from "../fixtures/shared-dir";
@@ -32,6 +35,8 @@ const people = {
   rejected: signer({ signChallenges: ["facial"] }),
   refusals: signer({ signChallenges: ["facial"] }),
   notLive: signer({ signChallenges: ["facial"] }),
+  // in per-signer.test, whose owner switches review off
+  unreviewed: signer({ signChallenges: ["facial"] }),
 };
 
 /** Every card the tests send, drawn before the server starts (ImageMagick blocks this process; a kept-alive socket would go stale meanwhile); later calls read the cache. */
@@ -76,10 +81,10 @@ async function identifiedSigner(person: ReturnType<typeof signer>, extra: Record
   return { person, flow, id };
 }
 
-type WireProcess = { status: string; documents: { id: string; pages: number }[]; signers: { sign_data: Record<string, unknown> & { identity?: unknown; result?: string } }[] };
+type WireProcess = { status: string; documents: { id: string; pages: number; url: string }[]; signers: { sign_data: Record<string, unknown> & { identity?: unknown; result?: string } }[] };
 
-async function processRecord(id: string): Promise<WireProcess> {
-  const body = (await (await admin.list({ process_id: id })).json()) as { signatureProcesses: WireProcess[] };
+async function processRecord(id: string, api: ProcessApi = admin): Promise<WireProcess> {
+  const body = (await (await api.list({ process_id: id })).json()) as { signatureProcesses: WireProcess[] };
   return body.signatureProcesses[0];
 }
 
@@ -195,6 +200,49 @@ describe("the ID document as the face reference", () => {
       const callback = await waitFor(async () => received.find((body) => body.id === id && body.status === "signed"), 60_000);
       expect(callback.signers[0].sign_data.identity, level).toMatchObject({ level, method });
     }
+  }, 300_000);
+
+  it("where the owner switched review off, the same card signs at once at level document: in sign_data, the callback and the certificate's policy OID", async () => {
+    const base = seeded.server.baseUrl;
+    const organization = seeded.orgs.perSigner;
+    const owner = await staffCookie(base, `owner@${organization.domain}`, ADMIN_PASSWORD);
+    // the owner's own path: the settings form's server action, as the browser sends it
+    const switched = await callServerAction(base, { page: "/organization", exportedName: "updateSettingsAction", file: "organization/actions" }, [{ identityReviewRequired: false }], owner);
+    expect(switched.result).toMatchObject({ ok: true });
+    const audit = await (await fetch(`${base}/audit`, { headers: { cookie: owner } })).text();
+    expect(audit).toContain('title="organization.identity_review_switched"');
+
+    const api = processApi(base, await login(base, organization.domain, organization.admin, SECRET));
+    const person = people.unreviewed;
+    const created = await api.create({ signers: [person], description: "DNI sin revisión", urlCallback: callbackUrl });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const { id, msg } = (await created.json()) as { id: string; msg: { link: string }[] };
+    const flow = signerHttp(base, msg[0].link);
+    expect((await flow.identify(person.doc_id)).status).toBe(200);
+    expect((await flow.confirmNames("Ana", "Soto")).status).toBe(200);
+    const { challenges, ticket } = await flow.startFacialTry();
+    const card = photographCard({ portrait: CARD_PORTRAIT, docNumber: person.doc_id, unmarked: true });
+    expect(await answerOf(await flow.facialTry({ ticket, frames: framesFor(challenges, (c) => c as Pose), idDocument: card }))).toMatchObject({ status: 200, body: { status: "passed" } });
+    // nobody reviews: the queue of the signer's organization stays empty, and "Firmar" signs
+    const queue = (await (await fetch(`${base}/api/dashboard/identity-reviews`, { headers: { cookie: owner } })).json()) as { reviews: { signer: { docId: string } }[] };
+    expect(queue.reviews.map((r) => r.signer.docId)).not.toContain(person.doc_id);
+    await flow.showEveryPage((await processRecord(id, api)).documents);
+    const signed = await flow.sign();
+    expect(signed.status, await signed.clone().text()).toBe(200);
+    expect(await signed.json()).toMatchObject({ completed: true });
+
+    const record = await processRecord(id, api);
+    expect(record.status).toBe("signed");
+    expect(record.signers[0].sign_data.identity).toMatchObject({ level: "document", method: "id-document" });
+    expect(record.signers[0].sign_data.identity).not.toHaveProperty("reviewedBy");
+    const callback = await waitFor(async () => received.find((body) => body.id === id && body.status === "signed"), 60_000);
+    expect(callback.signers[0].sign_data.identity).toMatchObject({ level: "document", method: "id-document" });
+    const pdf = new Uint8Array(await (await fetch(record.documents[0].url)).arrayBuffer());
+    const validation = validatePdf(pdf, await (await fetch(`${base}/api/pki/ca.pem`)).text());
+    expect(validation.pass, validation.output).toBe(true);
+    const certificates = firstSignatureCertificatesText(pdf);
+    expect(certificates).toContain(`Policy: ${identityLevelPolicyOids.document}`);
+    expect(certificates).not.toContain(`Policy: ${identityLevelPolicyOids["document-reviewed"]}`);
   }, 300_000);
 
   it("refuses, without counting a try, a card with another number, an expired card, a selfie, and a forged ticket", async () => {

@@ -1,20 +1,44 @@
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_EMAIL, ADMIN_API_SECRET, ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
-import { login, processApi, signer, type ProcessApi } from "../fixtures/process-api-client";
+import { ADMIN_EMAIL, ADMIN_API_SECRET, ADMIN_PASSWORD, ORG_DOMAIN, type TestServer } from "../fixtures/start-test-server";
+import { startSeededServer } from "../fixtures/start-seeded-server";
+import { login, processApi, signer, waitFor, type ProcessApi } from "../fixtures/process-api-client";
 import { signerHttp } from "../fixtures/signer-http-flow";
+import { staffCookie } from "../fixtures/staff-cookie";
+import { callServerAction } from "../fixtures/server-action";
+import { startOidcTestProvider, type OidcTestProvider } from "../fixtures/oidc-test-provider";
+import { signInAtProviderOverHttp } from "../fixtures/oidc-http-login";
 
-// The eID routes with hostile or missing input: clear answers in Spanish, nothing counted, no crash.
-// The full flow against a real provider is e2e/ui/signer-eid.spec.ts.
+// The eID routes with hostile or missing input: clear answers in Spanish, nothing counted, no crash;
+// then one whole eID signature over HTTP, whose level reaches sign_data and the callback. The
+// browser flow against the same provider is e2e/ui/signer-eid.spec.ts.
 let server: TestServer;
 let api: ProcessApi;
+let op: OidcTestProvider | undefined;
+let receiver: http.Server;
+let callbackUrl = "";
+const received: { id: string; status: string; signers: { sign_data: { identity?: unknown } }[] }[] = [];
 const callback = "/ui/signature_processes/eid/callback?code=stolen-code&state=guessed";
 
 beforeAll(async () => {
-  server = await startTestServer();
+  receiver = http.createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      received.push(JSON.parse(body));
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/callback`;
+  // seeded: its demo.local may send callbacks to this loopback receiver
+  server = (await startSeededServer()).server;
   api = processApi(server.baseUrl, await login(server.baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_API_SECRET));
-}, 180_000);
+}, 300_000);
 afterAll(async () => {
   await server?.stop();
+  await op?.close();
+  receiver?.close();
 });
 
 describe("eID routes refuse what they cannot tie to a live login", () => {
@@ -52,4 +76,50 @@ describe("eID routes refuse what they cannot tie to a live login", () => {
     expect(eid.status).toBe(400);
     expect(eid.headers.get("x-error-detail")).toMatch(/^signers\.0\.signChallenges: signChallenges eid requiere/);
   });
+});
+
+describe("a whole eID signature over HTTP", () => {
+  it("signs at level eid, and the level reaches sign_data.identity and the callback", async () => {
+    const base = server.baseUrl;
+    op = await startOidcTestProvider({ redirectUri: `${base}/ui/signature_processes/eid/callback` });
+    const owner = await staffCookie(base, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const saved = await callServerAction(
+      base,
+      { page: "/organization", exportedName: "saveIdentityProviderAction", file: "organization/identity-provider-actions" },
+      [{ displayName: "Identidad de Prueba", issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, scopes: "profile document", documentNumberClaim: "document_number", givenNameClaim: "given_name", familyNameClaim: "family_name" }],
+      owner,
+    );
+    expect(saved.result).toMatchObject({ ok: true });
+
+    const person = signer({ signChallenges: ["eid"] });
+    const created = await api.create({ signers: [person], description: "Contrato con eID", urlCallback: callbackUrl });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const { id, msg } = (await created.json()) as { id: string; msg: string };
+    const flow = signerHttp(base, msg);
+    expect((await flow.identify(person.doc_id)).status).toBe(200);
+    op.addAccount(`ana-${person.doc_id}`, { document_number: person.doc_id, given_name: "Ana María", family_name: "Quispe Rojas" });
+
+    const started = await fetch(`${base}/api/signer/${flow.token}/eid`, { method: "POST", headers: { cookie: flow.cookie() } });
+    expect(started.status, await started.clone().text()).toBe(200);
+    const loginCookie = started.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c.startsWith("fv_eid="))!;
+    const back = await signInAtProviderOverHttp({ authorizationUrl: ((await started.json()) as { url: string }).url, issuer: op.issuer, login: `ana-${person.doc_id}` });
+    expect(back.pathname).toBe("/ui/signature_processes/eid/callback");
+    const finished = await fetch(back, { redirect: "manual", headers: { cookie: loginCookie } });
+    expect(finished.status, await finished.clone().text()).toBe(303);
+    expect(finished.headers.get("location")).toBe(`${base}/ui/signature_processes/${flow.token}?eid=ok`);
+
+    // the provider's names are the signer's names: others are refused
+    expect((await flow.confirmNames("Pedro", "Impostor")).status).toBe(400);
+    expect((await flow.confirmNames("Ana María", "Quispe Rojas")).status).toBe(200);
+    const listed = async () => ((await (await api.list({ process_id: id })).json()) as { signatureProcesses: { status: string; documents: { id: string; pages: number }[]; signers: { sign_data: { identity?: unknown } }[] }[] }).signatureProcesses[0];
+    await flow.showEveryPage((await listed()).documents);
+    const signed = await flow.sign();
+    expect(signed.status, await signed.clone().text()).toBe(200);
+
+    const record = await listed();
+    expect(record.status).toBe("signed");
+    expect(record.signers[0].sign_data.identity).toMatchObject({ level: "eid", method: "oidc", provider: op.issuer });
+    const delivered = await waitFor(async () => received.find((body) => body.id === id && body.status === "signed"), 60_000);
+    expect(delivered.signers[0].sign_data.identity).toMatchObject({ level: "eid", method: "oidc", provider: op.issuer });
+  }, 300_000);
 });
