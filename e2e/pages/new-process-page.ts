@@ -22,6 +22,15 @@ export class NewProcessPage {
     if (signer.email) await card.getByLabel("Correo o WhatsApp").fill(signer.email);
   }
 
+  /** A signer's identity choice ("Ninguna", "Validación facial", "Identidad digital (eID)"). */
+  identityChoice(index: number, label: string) {
+    return this.page.getByTestId(`signer-${index}-identity`).getByLabel(label, { exact: true });
+  }
+
+  eidHelp(index: number) {
+    return this.page.getByTestId(`signer-${index}-eid-help`);
+  }
+
   async addSigner() {
     await this.page.getByRole("button", { name: "Agregar firmante" }).click();
   }
