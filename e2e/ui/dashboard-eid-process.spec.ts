@@ -127,3 +127,16 @@ for (const [label, size] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
     await expect(signerPage.page.getByLabel("Nombres", { exact: true })).toHaveValue("Rosa");
   });
 }
+
+test("a provider removed while the form is open: the server's refusal is shown under the signer's choice", async ({ browser }) => {
+  const page = await signedIn(browser, DESKTOP);
+  const form = new NewProcessPage(page);
+  await form.open();
+  await form.attach([{ name: "contrato.pdf", mimeType: "application/pdf", buffer: CONTRACT() }]);
+  await form.fillSigner(0, { docId: signer().doc_id });
+  await form.identityChoice(0, "Identidad digital (eID)").check();
+  await removeProvider(await signedIn(browser, DESKTOP));
+  await form.submit();
+  await expect(page.getByTestId("signer-0-identity").locator(".field-error")).toContainText("proveedor de identidad OpenID Connect");
+  await expect(page).toHaveURL(/\/processes\/new$/);
+});
