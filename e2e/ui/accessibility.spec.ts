@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext } from "@playwright/test";
 import { test, expect, ADMIN, ORG } from "../fixtures/dashboard";
-import { auditPage, expectNoSidewaysScroll, reportFindings } from "../fixtures/accessibility-audit";
+import { auditPage, expectNoSidewaysScrollAnywhere, reportFindings } from "../fixtures/accessibility-audit";
 import { signer, TINY_PDF, type ProcessApi } from "../fixtures/process-api-client";
 import { StampApiClient } from "../fixtures/stamp-api-client";
 import { PHONE, DESKTOP } from "../fixtures/camera-browser";
@@ -40,6 +40,16 @@ async function signerPageIn(browser: Browser, size: (typeof SIZES)[number][1], p
   return new SignerPage(await context.newPage());
 }
 
+test("the audit itself fails a page with an unnamed button, an unlabelled field and faint text", async ({ page }) => {
+  await page.goto("/login");
+  await page.evaluate(() => {
+    document.querySelector("main")!.insertAdjacentHTML("beforeend", '<button type="button"><svg width="16" height="16"></svg></button><input type="text"><p style="color:#bbb;background:#fff">casi invisible</p>');
+  });
+  const { AxeBuilder } = await import("@axe-core/playwright");
+  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id).sort()).toEqual(["button-name", "color-contrast", "label"]);
+});
+
 test("every staff page and the login page, at 390 and 1280 px", async ({ adminPage: page, api, browser }) => {
   test.setTimeout(300_000);
   const id = await api.seedProcess({ urlCallback: "http://127.0.0.1:9/callback" });
@@ -53,6 +63,11 @@ test("every staff page and the login page, at 390 and 1280 px", async ({ adminPa
         await expect(page.locator("main h1, main h2").first()).toBeVisible();
         await auditPage(page, "staff", url.replace(encodeURIComponent(id), "[id]"));
       });
+    }
+    if (label === "phone") {
+      await page.goto("/");
+      await page.getByRole("navigation", { name: "Menú" }).getByRole("button", { name: "Menú" }).click();
+      await auditPage(page, "staff", "/ (menu open)");
     }
     const anonymous = await browser.newContext(size);
     const login = await anonymous.newPage();
@@ -69,6 +84,10 @@ for (const [label, size] of SIZES) {
     const problem = await signerPageIn(browser, size);
     await problem.open("/ui/signature_processes/not-a-real-link");
     await auditPage(problem.page, "signer", "problem (unknown link)");
+    await problem.page.context().addCookies([{ name: "lang", value: "en", url: problem.page.url() }]);
+    await problem.open("/ui/signature_processes/not-a-real-link");
+    await expect(problem.page.locator("html")).toHaveAttribute("lang", "en");
+    await auditPage(problem.page, "signer", "problem (unknown link, English)");
 
     const first = signer({ signChallenges: [] });
     const second = signer({ signChallenges: [] });
@@ -147,8 +166,9 @@ test("/verify, a verification report, /verify/<tx> and /docs/api, at 390 and 128
     await test.step(`/docs/api (${label})`, async () => {
       await verify.page.goto("/docs/api");
       await expect(verify.page.getByTestId("api-reference").getByRole("heading", { name: /FirmaViva/ }).first()).toBeVisible({ timeout: 60_000 });
-      await auditPage(verify.page, "docs", "/docs/api");
-      await expectNoSidewaysScroll(verify.page, `/docs/api at ${size.viewport.width} px`);
+      // Scalar's own markup: its findings are recorded (docs/signer-pages.md), not asserted; the sideways scroll is ours to prevent
+      await auditPage(verify.page, "docs", "/docs/api", { recordOnly: true });
+      await expectNoSidewaysScrollAnywhere(verify.page, "/docs/api");
     });
     await context.close();
   }
