@@ -34,7 +34,7 @@ async function signerLink(api: ProcessApi, fields: Record<string, unknown>) {
   return ((await created.json()) as { msg: string }).msg;
 }
 
-async function signerPageIn(browser: Browser, size: (typeof SIZES)[number][1], prepare?: (context: BrowserContext) => Promise<void>) {
+async function signerPageIn(browser: Browser, size: (typeof SIZES)[number][1], prepare?: (context: BrowserContext) => Promise<unknown>) {
   const context = await browser.newContext(size);
   await prepare?.(context);
   return new SignerPage(await context.newPage());
@@ -64,6 +64,10 @@ test("every staff page and the login page, at 390 and 1280 px", async ({ adminPa
         await auditPage(page, "staff", url.replace(encodeURIComponent(id), "[id]"));
       });
     }
+    await page.goto("/processes/new");
+    await page.getByRole("button", { name: "Crear proceso" }).click();
+    await expect(page.getByRole("alert").first()).toBeVisible();
+    await auditPage(page, "staff", "/processes/new (errors)");
     if (label === "phone") {
       await page.goto("/");
       await page.getByRole("navigation", { name: "Menú" }).getByRole("button", { name: "Menú" }).click();
@@ -123,20 +127,38 @@ for (const [label, size] of SIZES) {
     await auditPage(one.page, "signer", "signed (receipt)");
   });
 
-  test(`the facial step (${label}): tips, ID photo and camera preview`, async ({ api, browser }) => {
+  test(`the facial step (${label}): tips, camera refused, camera preview, a failed try`, async ({ api, browser }) => {
     test.setTimeout(180_000);
     const person = signer({ signChallenges: ["facial"] });
     const link = await signerLink(api, { signers: [person] });
-    const page = await signerPageIn(browser, size, (context) => useScriptedCamera(context, posesOf("A")));
+    const card = photographCard({ portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: person.doc_id, unmarked: true });
+    // a still photo in front of the camera: the try fails liveness, so the page shows why
+    const page = await signerPageIn(browser, size, (context) => useScriptedCamera(context, posesOf("A"), "still-photo"));
     await page.open(link);
     await page.identify(person.doc_id);
     await page.confirmNames({ given: "Ana", family: "Soto" });
     await page.expectFacialStep();
     await auditPage(page.page, "signer", "facial (tips)");
-    await page.chooseIdDocument(photographCard({ portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: person.doc_id, unmarked: true }));
+
+    const refused = await signerPageIn(browser, size, (context) =>
+      context.addInitScript(() => {
+        if (navigator.mediaDevices) navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException("Permission denied", "NotAllowedError"));
+      }),
+    );
+    await refused.page.context().addCookies(await page.page.context().cookies());
+    await refused.open(link);
+    await refused.chooseIdDocument(card);
+    await refused.startCamera();
+    await expect(refused.page.getByTestId("camera-problem")).toBeVisible();
+    await auditPage(refused.page, "signer", "facial (camera refused)");
+
+    await page.chooseIdDocument(card);
     await page.startCamera();
     await expect(page.page.getByRole("button", { name: "Comenzar" })).toBeEnabled();
     await auditPage(page.page, "signer", "facial (camera)");
+    await page.runChallenge();
+    await page.expectFacialFailure(/No detectamos el movimiento pedido/, 2);
+    await auditPage(page.page, "signer", "facial (failed try)");
   });
 }
 
