@@ -191,6 +191,7 @@ test("/verify, a verification report, /verify/<tx> and /docs/api, at 390 and 128
       // Scalar's own markup: its findings are recorded (docs/signer-pages.md), not asserted; the sideways scroll is ours to prevent
       await auditPage(verify.page, "docs", "/docs/api", { recordOnly: true });
       await expectNoSidewaysScrollAnywhere(verify.page, "/docs/api");
+      await auditPage(verify.page, "docs", "/docs/api (scrolled to the end)", { recordOnly: true });
     });
     await context.close();
   }
