@@ -67,7 +67,9 @@ test("a signer goes from the link to the signed copy with the keyboard alone, al
   // the first stop is the skip link, which leads into the page's main content
   await keyboard.press("Tab");
   await expect(p.getByRole("link", { name: "Ir al contenido" })).toBeFocused();
-  expect(await focusRing(p)).toMatchObject({ focusVisible: true, drawn: true });
+  const skipRing = await focusRing(p);
+  expect(skipRing).toMatchObject({ focusVisible: true, drawn: true });
+  expect(skipRing.contrast).toBeGreaterThanOrEqual(3);
   await keyboard.press("Enter");
   await expect(p.getByRole("main")).toBeFocused();
 
