@@ -1,6 +1,7 @@
 "use client";
 
 import Script from "next/script";
+import "./api-reference.css";
 
 type ScalarGlobal = { createApiReference: (selector: string, configuration: Record<string, unknown>) => unknown };
 

@@ -148,7 +148,9 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; attempts
   const busy = phase === "look" || phase === "move" || phase === "checking";
   const cameraOn = phase === "preview" || busy;
   const challenge = challenges[step];
-  const instruction = phase === "look" ? t("facial.look") : phase === "move" && challenge ? t(`facial.${challenge}` as SignerMessageKey) : phase === "checking" ? t("facial.checking") : t("facial.ready");
+  const movement = challenge && t("facial.movementOf", { n: step + 1, total: challenges.length, instruction: t(`facial.${challenge}` as SignerMessageKey) });
+  // what the live region says: each change of the camera's status, read out as it happens
+  const status = { intro: "", "camera-problem": "", starting: t("facial.starting"), preview: t("facial.ready"), look: t("facial.look"), move: movement || "", checking: t("facial.checking") }[phase];
 
   return (
     <section className="signer-card card stack" aria-labelledby="facial-title" data-phase={phase} data-challenges={challenges.join(" ")} data-step={phase === "move" ? `challenge-${step}` : phase}>
@@ -214,15 +216,17 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; attempts
             </>
           )}
           <div className={cameraOn ? "selfie-frame" : "selfie-frame hidden"}>
-            <video ref={videoRef} playsInline muted aria-label={t("facial.preview")} onPlaying={() => setPlaying(true)} />
+            <video ref={videoRef} playsInline muted aria-label={t("facial.preview")} aria-describedby="selfie-description" onPlaying={() => setPlaying(true)} />
             <div className="selfie-oval" aria-hidden="true" />
           </div>
+          <p id="selfie-description" className="visually-hidden">
+            {t("facial.previewDescription")}
+          </p>
           <canvas ref={canvasRef} hidden />
-          {cameraOn && (
-            <p className={`selfie-instruction${phase === "move" ? " active" : ""}`} role="status" aria-live="assertive" data-testid="selfie-instruction">
-              {instruction}
-            </p>
-          )}
+          {/* in the page from the first render, so that its first change is announced too */}
+          <p className={`selfie-instruction${phase === "move" ? " active" : ""}${cameraOn ? "" : " visually-hidden"}`} role="status" aria-live="assertive" aria-atomic="true" data-testid="facial-status">
+            {status}
+          </p>
           {phase === "preview" && <p className="hint">{t("facial.twoMovements")}</p>}
           {feedback && (
             <div className={feedback.tone === "error" ? "alert" : "notice"} role="alert" data-testid="facial-feedback">
