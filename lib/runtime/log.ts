@@ -24,16 +24,23 @@ export function logger(): Logger {
   return holder[LOGGER];
 }
 
+/** Keys pino writes itself: a field of the same name would make a second, conflicting JSON key. */
+const RESERVED_KEYS = new Set(["level", "time", "pid", "message", "requestId"]);
+
+export function ownFields(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).map(([key, value]) => [RESERVED_KEYS.has(key) ? `field_${key}` : key, value]));
+}
+
 export function logInfo(message: string, fields: Record<string, unknown> = {}) {
-  logger().info(fields, message);
+  logger().info(ownFields(fields), message);
 }
 
 export function logWarn(message: string, fields: Record<string, unknown> = {}) {
-  logger().warn(fields, message);
+  logger().warn(ownFields(fields), message);
 }
 
 /** An error's message and stack, never the objects it may hold (a request, a key, a document). */
 export function logError(message: string, error?: unknown, fields: Record<string, unknown> = {}) {
   const detail = error instanceof Error ? { error: error.message, stack: error.stack } : { error: String(error) };
-  logger().error({ ...detail, ...fields }, message);
+  logger().error(ownFields({ ...detail, ...fields }), message);
 }

@@ -131,7 +131,7 @@ async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services
         }
       : undefined;
   const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, attempt, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc`, evaluation, client: input.client, identity, review }, db, context);
-  logInfo("facial check", { processId: context.process.id, signerId: signer.id, attempt, passed, live: liveness.live, similarity: match.similarity, durationMs, level });
+  logInfo("facial check", { processId: context.process.id, signerId: signer.id, attempt, passed, live: liveness.live, similarity: match.similarity, durationMs, identityLevel: level });
   if (review) return { status: "under_review", attemptsLeft: recorded.attemptsLeft };
   if (passed) return { status: "passed", attemptsLeft: recorded.attemptsLeft };
   if (recorded.locked) return { status: "locked", attemptsLeft: recorded.attemptsLeft };
