@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startCallbackCollector, type CallbackCollector } from "../fixtures/callback-collector";
 import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
-import http from "node:http";
 import { identityLevelPolicyOids } from "@/lib/identity-assurance/identity-level";
 import { ADMIN_API_SECRET, ADMIN_EMAIL, ADMIN_PASSWORD } from "../fixtures/start-test-server";
 import { staffCookie } from "../fixtures/staff-cookie";
@@ -26,9 +26,8 @@ let admin: ProcessApi;
 let poses: Record<Pose, Uint8Array>;
 let staff: string;
 let adminToken: string;
-let receiver: http.Server;
+let receiver: CallbackCollector<WireProcess & { id: string }>;
 let callbackUrl = "";
-const received: (WireProcess & { id: string })[] = [];
 const CARD_PORTRAIT = "person-a-obama/a1-id-portrait-413x531.jpg";
 const people = {
   approved: signer({ signChallenges: ["facial"] }),
@@ -51,16 +50,8 @@ beforeAll(async () => {
   // first: making the poses blocks this process, and a kept-alive socket would go stale meanwhile
   drawCards();
   poses = Object.fromEntries(Object.entries(posesOf("A")).map(([pose, url]) => [pose, new Uint8Array(Buffer.from(url.split(",")[1], "base64"))])) as Record<Pose, Uint8Array>;
-  receiver = http.createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk) => (body += chunk));
-    request.on("end", () => {
-      received.push(JSON.parse(body));
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/callback`;
+  receiver = await startCallbackCollector<WireProcess & { id: string }>();
+  callbackUrl = receiver.url;
   seeded = await startSeededServer();
   const { shared } = seeded.orgs;
   adminToken = await login(seeded.server.baseUrl, shared.domain, shared.admin, ADMIN_API_SECRET);
@@ -155,7 +146,7 @@ describe("the ID document as the face reference", () => {
       return current.status === "signed" && current;
     }, 120_000);
     expect(signed.signers[0].sign_data.identity).toMatchObject({ level: "document-reviewed", method: "id-document", reviewedBy: ADMIN_EMAIL });
-    const callback = await waitFor(async () => received.find((body) => body.id === id && body.status === "signed"), 60_000);
+    const callback = await waitFor(async () => receiver.received.find((body) => body.id === id && body.status === "signed"), 60_000);
     expect(callback.signers[0].sign_data.identity).toMatchObject({ level: "document-reviewed", method: "id-document", reviewedBy: ADMIN_EMAIL });
   }, 420_000);
 
@@ -197,7 +188,7 @@ describe("the ID document as the face reference", () => {
       expect(signed.status, await signed.clone().text()).toBe(200);
       const record = await processRecord(id);
       expect(record.signers[0].sign_data.identity, level).toMatchObject({ level, method });
-      const callback = await waitFor(async () => received.find((body) => body.id === id && body.status === "signed"), 60_000);
+      const callback = await waitFor(async () => receiver.received.find((body) => body.id === id && body.status === "signed"), 60_000);
       expect(callback.signers[0].sign_data.identity, level).toMatchObject({ level, method });
     }
   }, 300_000);
@@ -235,7 +226,7 @@ describe("the ID document as the face reference", () => {
     expect(record.status).toBe("signed");
     expect(record.signers[0].sign_data.identity).toMatchObject({ level: "document", method: "id-document" });
     expect(record.signers[0].sign_data.identity).not.toHaveProperty("reviewedBy");
-    const callback = await waitFor(async () => received.find((body) => body.id === id && body.status === "signed"), 60_000);
+    const callback = await waitFor(async () => receiver.received.find((body) => body.id === id && body.status === "signed"), 60_000);
     expect(callback.signers[0].sign_data.identity).toMatchObject({ level: "document", method: "id-document" });
     const pdf = new Uint8Array(await (await fetch(record.documents[0].url)).arrayBuffer());
     const validation = validatePdf(pdf, await (await fetch(`${base}/api/pki/ca.pem`)).text());

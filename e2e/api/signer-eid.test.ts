@@ -1,5 +1,5 @@
-import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startCallbackCollector, type CallbackCollector } from "../fixtures/callback-collector";
 import { ADMIN_EMAIL, ADMIN_API_SECRET, ADMIN_PASSWORD, ORG_DOMAIN, type TestServer } from "../fixtures/start-test-server";
 import { startSeededServer } from "../fixtures/start-seeded-server";
 import { login, processApi, signer, waitFor, type ProcessApi } from "../fixtures/process-api-client";
@@ -15,22 +15,13 @@ import { signInAtProviderOverHttp } from "../fixtures/oidc-http-login";
 let server: TestServer;
 let api: ProcessApi;
 let op: OidcTestProvider | undefined;
-let receiver: http.Server;
+let receiver: CallbackCollector<{ id: string; status: string; signers: { sign_data: { identity?: unknown } }[] }>;
 let callbackUrl = "";
-const received: { id: string; status: string; signers: { sign_data: { identity?: unknown } }[] }[] = [];
 const callback = "/ui/signature_processes/eid/callback?code=stolen-code&state=guessed";
 
 beforeAll(async () => {
-  receiver = http.createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk) => (body += chunk));
-    request.on("end", () => {
-      received.push(JSON.parse(body));
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/callback`;
+  receiver = await startCallbackCollector<{ id: string; status: string; signers: { sign_data: { identity?: unknown } }[] }>();
+  callbackUrl = receiver.url;
   // seeded: its demo.local may send callbacks to this loopback receiver
   server = (await startSeededServer()).server;
   api = processApi(server.baseUrl, await login(server.baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_API_SECRET));
@@ -119,7 +110,7 @@ describe("a whole eID signature over HTTP", () => {
     const record = await listed();
     expect(record.status).toBe("signed");
     expect(record.signers[0].sign_data.identity).toMatchObject({ level: "eid", method: "oidc", provider: op.issuer });
-    const delivered = await waitFor(async () => received.find((body) => body.id === id && body.status === "signed"), 60_000);
+    const delivered = await waitFor(async () => receiver.received.find((body) => body.id === id && body.status === "signed"), 60_000);
     expect(delivered.signers[0].sign_data.identity).toMatchObject({ level: "eid", method: "oidc", provider: op.issuer });
   }, 300_000);
 });
