@@ -11,6 +11,7 @@ const card: SpecimenCard = { portrait: "person-a-obama/a1-id-portrait-413x531.jp
 const refusals: [string, SpecimenCard, CardPhoto, string][] = [
   ["a card printed ESPECIMEN", { ...card, unmarked: false }, {}, "id_document_specimen"],
   ["a card whose MRZ says it expired", { ...card, expiry: "200101" }, {}, "id_document_expired"],
+  ["an expired card without an MRZ (only the printed date)", { ...card, expiry: "200101", mrz: false }, {}, "id_document_expired"],
   ["a card with another number", { ...card, docNumber: "45871237" }, {}, "id_document_wrong_number"],
   ["a blurry photo", card, { blur: 5 }, "id_document_blurry"],
   ["a reflection over the card", card, { glare: 1 }, "id_document_glare"],

@@ -38,7 +38,7 @@ export type CardPhoto = {
 const FACES = process.env.FACE_FIXTURES ?? "/work/shared/fixtures/faces";
 const CARD_W = 1000;
 const CARD_H = 630;
-const cacheDir = path.join(os.tmpdir(), "fv-specimen-cards-v2");
+const cacheDir = path.join(os.tmpdir(), "fv-specimen-cards-v3");
 
 /** TD1 MRZ (3 × 30) for a Peruvian-style identity card. */
 export function specimenMrz(card: SpecimenCard): string[] {
@@ -52,6 +52,11 @@ export function specimenMrz(card: SpecimenCard): string[] {
   const name = `${surnameOf(card).replaceAll(" ", "<")}<<${(card.givenNames ?? "ANA MARIA").replaceAll(" ", "<")}`;
   const line3 = name.padEnd(30, "<").slice(0, 30);
   return [line1, line2, line3];
+}
+
+/** YYMMDD (this century) as the card prints it: DD MM YYYY. */
+function printedDate(yymmdd: string): string {
+  return `${yymmdd.slice(4, 6)} ${yymmdd.slice(2, 4)} 20${yymmdd.slice(0, 2)}`;
 }
 
 function surnameOf(card: SpecimenCard): string {
@@ -76,6 +81,8 @@ export function drawSpecimenCard(card: SpecimenCard): string {
       ...text(320, 310, 18, "Nombres"),
       ...text(320, 340, 28, card.givenNames ?? "ANA MARIA", "DejaVu-Sans-Bold"),
       ...text(320, 385, 18, "Fecha de nacimiento   01 01 1980"),
+      // printed as well as in the MRZ, as on a real DNI: the expiry is read from either
+      ...text(320, 420, 18, `Fecha de caducidad   ${printedDate(card.expiry ?? "350101")}`),
       ...(card.unmarked ? [] : text(700, 140, 22, "ESPECIMEN", "DejaVu-Sans-Bold", "#b03030")),
       ...(mrzLines.length
         ? ["-fill", "#f2f1ea", "-draw", `rectangle 0,${CARD_H - 150} ${CARD_W},${CARD_H}`, ...mrzLines.flatMap((line, i) => text(40, CARD_H - 108 + i * 44, 36, line, "DejaVu-Sans-Mono", "black"))]
