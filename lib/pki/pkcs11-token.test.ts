@@ -73,7 +73,7 @@ describe.skipIf(!softHsmInstalled())("PKCS#11 token keys (SoftHSM2)", () => {
     expect(new X509Certificate(agent.certificateDer).verify(issuing.publicKey)).toBe(true);
 
     const crl = new x509.X509Crl(
-      await buildCrl(pki.issuing, { revoked: [{ serialNumberHex: "0abc", revokedAt: new Date() }], crlNumber: 7n, thisUpdate: new Date(), nextUpdate: new Date(Date.now() + 86_400_000) }),
+      new Uint8Array(await buildCrl(pki.issuing, { revoked: [{ serialNumberHex: "0abc", revokedAt: new Date() }], crlNumber: 7n, thisUpdate: new Date(), nextUpdate: new Date(Date.now() + 86_400_000) })),
     );
     expect(await crl.verify({ publicKey: await new x509.X509Certificate(pki.issuing.certificateDer).publicKey.export() })).toBe(true);
     expect(await crl.verify({ publicKey: await new x509.X509Certificate(pki.root.certificateDer).publicKey.export() })).toBe(false);
