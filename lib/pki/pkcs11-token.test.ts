@@ -8,7 +8,7 @@ import { signCadesDetached } from "@/lib/pki/sign-cms-detached";
 import { registerTokenSigning } from "@/lib/pki/signing-key";
 import { createSoftHsmToken, softHsmInstalled, SOFTHSM_MODULE, type SoftHsmToken } from "@/lib/pki/testing/softhsm-token";
 import { verifyCmsSignature } from "@/lib/pki/verify-cms-signature";
-import { x509 } from "@/lib/pki/x509-provider";
+import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
 
 // the whole PKCS#11 path against a real token library; scripts/debian-packages.txt lists softhsm2
 describe.skipIf(!softHsmInstalled())("PKCS#11 token keys (SoftHSM2)", () => {
@@ -75,8 +75,8 @@ describe.skipIf(!softHsmInstalled())("PKCS#11 token keys (SoftHSM2)", () => {
     const crl = new x509.X509Crl(
       new Uint8Array(await buildCrl(pki.issuing, { revoked: [{ serialNumberHex: "0abc", revokedAt: new Date() }], crlNumber: 7n, thisUpdate: new Date(), nextUpdate: new Date(Date.now() + 86_400_000) })),
     );
-    expect(await crl.verify({ publicKey: await new x509.X509Certificate(pki.issuing.certificateDer).publicKey.export() })).toBe(true);
-    expect(await crl.verify({ publicKey: await new x509.X509Certificate(pki.root.certificateDer).publicKey.export() })).toBe(false);
+    expect(await crl.verify({ publicKey: await readX509Certificate(pki.issuing.certificateDer).publicKey.export() })).toBe(true);
+    expect(await crl.verify({ publicKey: await readX509Certificate(pki.root.certificateDer).publicKey.export() })).toBe(false);
 
     const content = new TextEncoder().encode("contenido firmado");
     const cms = await signCadesDetached({
