@@ -87,6 +87,14 @@ export async function openPkcs11Token(settings: Pkcs11Settings): Promise<Pkcs11T
     return reference;
   };
 
+  const findKey = (label: string): TokenKeyReference | null => {
+    const known = found.get(label);
+    if (known) return known.reference;
+    const privateHandle = findObject(pkcs11js.CKO_PRIVATE_KEY, label);
+    const publicHandle = findObject(pkcs11js.CKO_PUBLIC_KEY, label);
+    return privateHandle && publicHandle ? remember(label, privateHandle, publicHandle) : null;
+  };
+
   return {
     tokenLabel: settings.tokenLabel,
     generateKey(label) {
@@ -110,15 +118,9 @@ export async function openPkcs11Token(settings: Pkcs11Settings): Promise<Pkcs11T
       );
       return remember(label, keys.privateKey, keys.publicKey);
     },
-    findKey(label) {
-      const known = found.get(label);
-      if (known) return known.reference;
-      const privateHandle = findObject(pkcs11js.CKO_PRIVATE_KEY, label);
-      const publicHandle = findObject(pkcs11js.CKO_PUBLIC_KEY, label);
-      return privateHandle && publicHandle ? remember(label, privateHandle, publicHandle) : null;
-    },
+    findKey,
     sign(label, data) {
-      const key = found.get(label) ?? (this.findKey(label) && found.get(label));
+      const key = findKey(label) && found.get(label);
       if (!key) throw new TokenSetupError("PKCS11_TOKEN_LABEL", `the token "${settings.tokenLabel}" has no key labelled ${label}`);
       const digest = createHash("sha256").update(data).digest();
       // SignInit + Sign in one synchronous turn: no other signature can interleave on the session
