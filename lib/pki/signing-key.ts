@@ -32,6 +32,13 @@ export function registerTokenSigning(signWith: TokenSignFunction | undefined): v
   (globalThis as Holder)[TOKEN_SIGN] = signWith;
 }
 
+/** Signs with the token key `label` through whatever this thread registered (the pool answers workers with it). */
+export function signWithTokenKey(label: string, data: Uint8Array): Promise<Uint8Array> | Uint8Array {
+  const signWith = (globalThis as Holder)[TOKEN_SIGN];
+  if (!signWith) throw new PkiError("UNSUPPORTED_KEY", `The key ${label} is in a PKCS#11 token, and no token is open (PKCS11_MODULE)`);
+  return signWith(label, data);
+}
+
 const keySigners = new WeakMap<object, KeySigner>();
 
 /** The signer for a key, in memory or in the token; callers never branch on where the key lives. */
@@ -57,10 +64,6 @@ function tokenKeySigner(key: TokenKeyReference): KeySigner {
   return {
     kind: "ec", // the token generates ECDSA P-256 keys only (lib/pki/pkcs11-token.ts)
     publicKey: createPublicKey({ key: Buffer.from(key.publicKeySpkiDer), format: "der", type: "spki" }),
-    sign: (data) => {
-      const signWith = (globalThis as Holder)[TOKEN_SIGN];
-      if (!signWith) throw new PkiError("UNSUPPORTED_KEY", `The key ${key.label} is in a PKCS#11 token, and no token is open (PKCS11_MODULE)`);
-      return signWith(key.label, data);
-    },
+    sign: (data) => signWithTokenKey(key.label, data),
   };
 }
