@@ -79,7 +79,7 @@ describe.skipIf(!softHsmInstalled())("signing keys in a PKCS#11 token (SoftHSM2)
 
   it("stops the start, naming the setting, for a missing module, an unknown token, a wrong PIN or a token without the key", async () => {
     const other = newToken();
-    const reuse = server.databaseUrl ? { DATABASE_URL: server.databaseUrl } : {};
+    const reuse: Record<string, string> = server.databaseUrl ? { DATABASE_URL: server.databaseUrl } : {};
     await server.stop();
     const cases: { env: Record<string, string>; dataDir?: string; expected: RegExp }[] = [
       { env: { ...token.env, PKCS11_MODULE: "/nonexistent/libpkcs11.so" }, expected: /PKCS11_MODULE: cannot load the PKCS#11 library \/nonexistent\/libpkcs11\.so/ },
