@@ -54,7 +54,7 @@ function inMemoryKeySigner(privateKey: CryptoKey): KeySigner {
   const keyObject = KeyObject.from(privateKey);
   const type = keyObject.asymmetricKeyType;
   if (type !== "ec" && type !== "rsa") {
-    throw new PkiError("UNSUPPORTED_KEY", `Only ECDSA and RSA PKCS#1 v1.5 keys can sign (got ${type ?? "unknown"})`);
+    throw new PkiError("UNSUPPORTED_KEY", `Only ECDSA and RSA PKCS#1 v1.5 keys can sign CMS (got ${type ?? "unknown"})`);
   }
   const options = type === "ec" ? { key: keyObject, dsaEncoding: "der" as const } : keyObject;
   return { kind: type, publicKey: createPublicKey(keyObject), sign: (data) => new Uint8Array(sign("sha256", data, options)) };
