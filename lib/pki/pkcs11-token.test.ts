@@ -2,7 +2,7 @@ import { createHash, createPublicKey, verify, X509Certificate } from "node:crypt
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCrl } from "@/lib/pki/build-crl";
 import { createPkiHierarchy } from "@/lib/pki/generate-pki-hierarchy";
-import { issueAgentCertificate } from "@/lib/pki/issue-certificate";
+import { issueAgentCertificate, issueSignerCertificate } from "@/lib/pki/issue-certificate";
 import { openPkcs11Token, TokenSetupError, type Pkcs11Token } from "@/lib/pki/pkcs11-token";
 import { signCadesDetached } from "@/lib/pki/sign-cms-detached";
 import { registerTokenSigning } from "@/lib/pki/signing-key";
@@ -68,6 +68,11 @@ describe.skipIf(!softHsmInstalled())("PKCS#11 token keys (SoftHSM2)", () => {
     expect(issuing.verify(root.publicKey)).toBe(true);
     expect(tsa.verify(issuing.publicKey)).toBe(true);
     expect(tsa.verify(root.publicKey)).toBe(false);
+
+    // a one-use signer key in memory, certified by the issuing CA in the token
+    const person = await issueSignerCertificate(pki.issuing, { givenNames: "Ana", lastNames: "Rojas", nationality: "PER", idType: "DNI", idNumber: "45493496", validityMinutes: 10, crlBaseUrl: "http://localhost/api/pki/crl" });
+    expect(new X509Certificate(person.certificateDer).verify(issuing.publicKey)).toBe(true);
+    expect(new X509Certificate(person.certificateDer).verify(root.publicKey)).toBe(false);
 
     const agent = await issueAgentCertificate(pki.issuing, { organizationName: "Token SAC", domain: "token.pe", crlBaseUrl: "http://localhost/api/pki/crl" }, maker);
     expect(new X509Certificate(agent.certificateDer).verify(issuing.publicKey)).toBe(true);

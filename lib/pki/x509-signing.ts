@@ -13,11 +13,18 @@ const tokenKeyAlgorithm = { name: "ECDSA", namedCurve: "P-256" } as const;
 export function x509SigningWith(key: SigningKey): { signingKey: CryptoKey; crypto?: Crypto } {
   if (!isTokenKey(key)) return { signingKey: key };
   const signer = keySignerFor(key);
-  const subtle = Object.create(webcrypto.subtle) as SubtleCrypto;
-  subtle.sign = async (_algorithm, _key, data) => {
+  const sign = async (_algorithm: unknown, _key: unknown, data: BufferSource) => {
     const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     return convertEcdsaDerToRaw(await signer.sign(bytes), 32).buffer as ArrayBuffer;
   };
+  // everything else (exporting the subject's public key, digests) is Node's own, bound to it
+  const subtle = new Proxy(webcrypto.subtle, {
+    get(target, name) {
+      if (name === "sign") return sign;
+      const value: unknown = Reflect.get(target, name, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
   const crypto = { subtle, getRandomValues: webcrypto.getRandomValues.bind(webcrypto), randomUUID: webcrypto.randomUUID.bind(webcrypto) };
   const signingKey = { type: "private", extractable: false, algorithm: tokenKeyAlgorithm, usages: ["sign"] } as unknown as CryptoKey;
   return { signingKey, crypto: crypto as unknown as Crypto };
