@@ -24,6 +24,7 @@ const nextConfig = {
     "fxa-common-password-list",
     "pino",
     "prom-client",
+    "pkcs11js",
   ],
   experimental: {
     // Server actions (the unauthenticated login included) take small forms only: the documented 1 MB,

@@ -21,12 +21,24 @@ function hasPostgres() {
   return spawnSync("which", ["initdb"]).status === 0;
 }
 
+const signingApiTests = [
+  "e2e/api/stamp-signing.test.ts",
+  "e2e/api/stamp-async-retries.test.ts",
+  "e2e/api/stamp-timestamps-and-digital.test.ts",
+  "e2e/api/stamp-long-term.test.ts",
+  "e2e/api/signer-evidence.test.ts",
+  "e2e/api/verify.test.ts",
+];
+
 const steps = [
   ["type check", bin("tsc"), ["--noEmit", "-p", "."]],
   ["lint", bin("eslint"), ["--max-warnings", "0", "."]],
   ["build", process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"]],
   ["unit tests", bin("vitest"), ["run", "--project", "unit"]],
   ["API tests on PGlite", bin("vitest"), ["run", "--project", "api", "--no-file-parallelism"]],
+  // the signing files again with the CA, TSA and agent keys in a SoftHSM2 token (PKCS11_MODULE): every
+  // output still passes the independent validators; the whole suite twice would not fit the time budget
+  ["signing API tests on SoftHSM (PKCS#11)", bin("vitest"), ["run", "--project", "api", "--no-file-parallelism", ...signingApiTests], { TEST_KEY_STORE: "softhsm" }],
 ];
 if (hasPostgres()) {
   steps.push(["API tests on PostgreSQL", bin("vitest"), ["run", "--project", "api", "--no-file-parallelism"], { TEST_DATABASE: "postgres" }]);

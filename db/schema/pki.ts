@@ -1,4 +1,5 @@
-import { bigint, index, pgSequence, pgTable, text, timestamp, uniqueIndex, uuid, integer } from "drizzle-orm/pg-core";
+import { bigint, check, index, pgSequence, pgTable, text, timestamp, uniqueIndex, uuid, integer } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 import { organizations, users } from "./organizations";
 
 import { bytea } from "./bytea";
@@ -10,7 +11,9 @@ export const crlNumberSeq = pgSequence("crl_number_seq", { startWith: 1 });
 /**
  * Certificates the service holds with their private keys, encrypted with AES-256-GCM under
  * SECRET_KEY (or under a PIN-derived key for certificate holders). `purpose` names the role:
- * root/issuing/tsa are platform-wide (organization null), agent belongs to an organization.
+ * root/issuing/tsa are platform-wide (organization null), agent belongs to an organization. With
+ * PKCS11_MODULE set, new CA, TSA and agent keys live in the token instead and the row keeps only
+ * the key's label there: a row holds a wrapped key or names a token key, never both.
  */
 export const pkiCertificates = pgTable(
   "pki_certificates",
@@ -25,6 +28,8 @@ export const pkiCertificates = pgTable(
     certificateDer: bytea("certificate_der").notNull(),
     chainDer: bytea("chain_der"),
     privateKeyEncrypted: bytea("private_key_encrypted"),
+    /** CKA_LABEL of the private key in the PKCS#11 token (PKCS11_TOKEN_LABEL); the key never leaves it. */
+    privateKeyLabel: text("private_key_label"),
     source: text("source", { enum: ["built-in", "pkcs12"] }).notNull().default("built-in"),
     notBefore: timestamp("not_before", { withTimezone: true }).notNull(),
     notAfter: timestamp("not_after", { withTimezone: true }).notNull(),
@@ -34,6 +39,7 @@ export const pkiCertificates = pgTable(
   (t) => [
     uniqueIndex("pki_certificates_issuer_serial_key").on(t.issuerName, t.serialNumberHex),
     index("pki_certificates_purpose_idx").on(t.purpose, t.environment, t.organizationId),
+    check("pki_certificates_one_key_place", sql`${t.privateKeyEncrypted} is null or ${t.privateKeyLabel} is null`),
   ],
 );
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
+import { openPlatformToken } from "@/lib/certificates/platform-token";
 import { dssCrlTimings, itextCheckAt, pdfsigAt, validatePdfAt } from "@/lib/certificates/testing/long-term-checks";
 import { storeStaleCrls } from "@/lib/certificates/testing/store-stale-crls";
 import { loadConfig } from "@/lib/config/load-config";
@@ -39,7 +40,10 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-stamp-long-term-"));
   const first = await startTestServer();
   await first.stop();
-  const config = loadConfig({ DATA_DIR: first.dataDir, PUBLIC_URL: first.baseUrl, ...(process.env.SECRET_KEY ? { SECRET_KEY: process.env.SECRET_KEY } : {}) });
+  const { SECRET_KEY, PKCS11_MODULE, PKCS11_TOKEN_LABEL, PKCS11_PIN } = process.env;
+  const config = loadConfig({ DATA_DIR: first.dataDir, PUBLIC_URL: first.baseUrl, SECRET_KEY, PKCS11_MODULE, PKCS11_TOKEN_LABEL, PKCS11_PIN });
+  // under TEST_KEY_STORE=softhsm the CA keys that sign these CRLs are in the token
+  await openPlatformToken(config);
   const database = await openDatabase({ databaseUrl: first.databaseUrl, dataDir: first.dataDir });
   try {
     await storeStaleCrls(database.db, pkiSettingsOf(config), STALE_MS);

@@ -7,13 +7,15 @@ import { importPrivateKey } from "@/lib/pki/import-private-key";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import { crlBaseUrl, loadPlatformPki, type PkiSettings } from "./load-platform-pki";
 import { keyAad, lockPkiCreation, splitDer, storeCertificate } from "./store-certificate";
+import { tokenKeyMaker, tokenKeyOfRow } from "./platform-token";
 
 const CACHE = Symbol.for("firmaviva.agent-signers");
 type Holder = { [CACHE]?: Map<string, { rowId: string; signer: CmsSignerInput }> };
 
 /**
  * The organization's "agente" certificate: an imported PKCS#12 when there is one, otherwise a
- * certificate issued by the built-in issuing CA on first use.
+ * certificate issued by the built-in issuing CA on first use (its key generated in the PKCS#11
+ * token when one is configured; the signer then carries only the key's label).
  */
 export async function loadAgentSigner(organizationId: string, { db, settings }: { db: Db; settings: PkiSettings }): Promise<CmsSignerInput> {
   const row = (await latestAgentRow(organizationId, db, settings)) ?? (await issueAgentRow(organizationId, db, settings));
@@ -21,10 +23,12 @@ export async function loadAgentSigner(organizationId: string, { db, settings }: 
   holder[CACHE] ??= new Map();
   const cached = holder[CACHE].get(organizationId);
   if (cached?.rowId === row.id) return cached.signer;
-  const pkcs8 = decryptPrivateKey(new Uint8Array(row.privateKeyEncrypted!), settings.secretKey, keyAad("agent", row.serialNumberHex));
+  const privateKey = row.privateKeyLabel
+    ? tokenKeyOfRow(settings.token, { purpose: "agent", privateKeyLabel: row.privateKeyLabel })
+    : await importPrivateKey(decryptPrivateKey(new Uint8Array(row.privateKeyEncrypted!), settings.secretKey, keyAad("agent", row.serialNumberHex)));
   const signer: CmsSignerInput = {
     certificateDer: new Uint8Array(row.certificateDer),
-    privateKey: await importPrivateKey(pkcs8),
+    privateKey,
     chainDer: splitDer(row.chainDer ? new Uint8Array(row.chainDer) : null),
   };
   holder[CACHE].set(organizationId, { rowId: row.id, signer });
@@ -55,11 +59,10 @@ async function issueAgentRow(organizationId: string, db: Db, settings: PkiSettin
     const again = await latestAgentRow(organizationId, tx, settings);
     if (again) return again;
     const [organization] = await tx.select().from(organizations).where(eq(organizations.id, organizationId));
-    const certificate = await issueAgentCertificate(pki.issuing, {
-      organizationName: organization.displayName,
-      domain: organization.domain,
-      crlBaseUrl: crlBaseUrl(settings.publicUrl),
-    });
+    const options = { organizationName: organization.displayName, domain: organization.domain, crlBaseUrl: crlBaseUrl(settings.publicUrl) };
+    const certificate = settings.token
+      ? await issueAgentCertificate(pki.issuing, options, tokenKeyMaker(settings.token, "agent"))
+      : await issueAgentCertificate(pki.issuing, options);
     return storeCertificate({
       certificate,
       purpose: "agent",

@@ -6,7 +6,7 @@ import { crlSlug } from "@/lib/pki/crl-distribution-url";
 import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
 import { sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
-import type { IssuedCertificate } from "@/lib/pki/issued-certificate";
+import type { CertificateWithKey } from "@/lib/pki/issued-certificate";
 import { loadPlatformPki, type PkiSettings } from "./load-platform-pki";
 
 const CRL_LIFETIME_MS = 24 * 3600 * 1000;
@@ -34,7 +34,7 @@ export async function currentPlatformCrls(db: Db, settings: PkiSettings, coverin
   return Promise.all(issuers.map((issuer) => currentCrl(issuer, db, coveringSince)));
 }
 
-type Issuer = { rowId: string; certificate: IssuedCertificate };
+type Issuer = { rowId: string; certificate: CertificateWithKey };
 
 async function platformIssuers(db: Db, settings: PkiSettings): Promise<Issuer[]> {
   const pki = await loadPlatformPki({ db, settings });

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { pkiCertificates } from "@/db/schema";
 import { encryptPrivateKey } from "@/lib/pki/encrypt-private-key";
+import { isTokenKey, type SigningKey } from "@/lib/pki/signing-key";
 import { readX509Certificate } from "@/lib/pki/x509-provider";
 
 export type CertificatePurpose = (typeof pkiCertificates.$inferSelect)["purpose"];
@@ -9,11 +10,14 @@ export type CertificatePurpose = (typeof pkiCertificates.$inferSelect)["purpose"
 /** The AAD binds an encrypted key to its certificate row's purpose, so keys cannot be swapped between rows. */
 export const keyAad = (purpose: CertificatePurpose, serialNumberHex: string) => `pki:${purpose}:${serialNumberHex}`;
 
-/** Persists a certificate and its private key (AES-256-GCM under SECRET_KEY unless already encrypted). */
+/**
+ * Persists a certificate and its private key (AES-256-GCM under SECRET_KEY unless already
+ * encrypted), or only the label of a key that lives in the PKCS#11 token.
+ */
 export async function storeCertificate(
   input: {
     /** The private key as PKCS#8 (encrypted here under SECRET_KEY) or already encrypted; none for signer certificates. */
-    certificate: { certificateDer: Uint8Array; pkcs8?: Uint8Array; encryptedKey?: Uint8Array };
+    certificate: { certificateDer: Uint8Array; pkcs8?: Uint8Array; encryptedKey?: Uint8Array; privateKey?: SigningKey };
     purpose: CertificatePurpose;
     environment: "quality" | "production";
     organizationId?: string | null;
@@ -25,6 +29,7 @@ export async function storeCertificate(
 ) {
   const parsed = readX509Certificate(input.certificate.certificateDer);
   const serialNumberHex = parsed.serialNumber.toLowerCase();
+  const tokenKey = input.certificate.privateKey && isTokenKey(input.certificate.privateKey) ? input.certificate.privateKey : undefined;
   const encrypted = input.certificate.pkcs8
     ? encryptPrivateKey(input.certificate.pkcs8, input.secretKey, keyAad(input.purpose, serialNumberHex))
     : input.certificate.encryptedKey;
@@ -40,6 +45,7 @@ export async function storeCertificate(
       certificateDer: input.certificate.certificateDer,
       chainDer: input.chainDer?.length ? concatDer(input.chainDer) : null,
       privateKeyEncrypted: encrypted ?? null,
+      privateKeyLabel: tokenKey?.label ?? null,
       source: input.source ?? "built-in",
       notBefore: parsed.notBefore,
       notAfter: parsed.notAfter,

@@ -62,6 +62,10 @@ export const ZEnv = z.object({
   TSA_AUTH_TOKEN: optionalString,
   // sent to an external TSA_URL; never the token that guards our own /api/tsa
   TSA_URL_AUTH_TOKEN: optionalString,
+  // PKCS#11 token for the CA, TSA and agent keys (lib/certificates/platform-token.ts); all three or none
+  PKCS11_MODULE: z.preprocess(emptyAsUndefined, z.string().regex(/^\//, "must be the absolute path of the PKCS#11 library (.so)").max(4096).optional()),
+  PKCS11_TOKEN_LABEL: z.preprocess(emptyAsUndefined, z.string().max(32, "must be at most 32 characters (a PKCS#11 token label)").optional()),
+  PKCS11_PIN: z.preprocess(emptyAsUndefined, z.string().min(4, "must be at least 4 characters").max(255).optional()),
   STAMP_TOKEN_TTL_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().positive().default(30)),
   FACE_MATCH_THRESHOLD: z.preprocess(emptyAsUndefined, z.coerce.number().gt(0).max(1).optional()),
   // facial challenge tickets per signer per 10 minutes (default 6); read by lib/signers/facial-ticket-ledger.ts
@@ -95,6 +99,12 @@ export const ZEnv = z.object({
         }
       }),
   ),
+}).superRefine((env, context) => {
+  const pkcs11 = { PKCS11_MODULE: env.PKCS11_MODULE, PKCS11_TOKEN_LABEL: env.PKCS11_TOKEN_LABEL, PKCS11_PIN: env.PKCS11_PIN };
+  if (!Object.values(pkcs11).some(Boolean)) return;
+  for (const [name, value] of Object.entries(pkcs11)) {
+    if (!value) context.addIssue({ code: "custom", path: [name], message: "must be set together with PKCS11_MODULE, PKCS11_TOKEN_LABEL and PKCS11_PIN (the signing keys are in that token)" });
+  }
 }).refine((env) => !env.ADMIN_API_SECRET || env.ADMIN_API_SECRET !== env.ADMIN_PASSWORD, {
   path: ["ADMIN_API_SECRET"],
   message: "must differ from ADMIN_PASSWORD (a password change must not leave the credential open)",

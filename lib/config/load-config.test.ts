@@ -35,8 +35,17 @@ describe("loadConfig", () => {
     [{ WHATSAPP_TEMPLATE_LANGUAGE: "español" }, /WHATSAPP_TEMPLATE_LANGUAGE/],
     [{ TRUSTED_PROXIES: "10.0.0.0/8, proxy.local" }, /TRUSTED_PROXIES: "proxy.local" is not an IP address or CIDR range/],
     [{ ADMIN_PASSWORD: "Same-Secret-12345", ADMIN_API_SECRET: "Same-Secret-12345" }, /ADMIN_API_SECRET: must differ from ADMIN_PASSWORD/],
+    [{ PKCS11_MODULE: "libsofthsm2.so", PKCS11_TOKEN_LABEL: "t", PKCS11_PIN: "1234" }, /PKCS11_MODULE: must be the absolute path/],
+    [{ PKCS11_MODULE: "/usr/lib/softhsm/libsofthsm2.so" }, /PKCS11_TOKEN_LABEL: must be set together[\s\S]*PKCS11_PIN: must be set together/],
+    [{ PKCS11_PIN: "1234" }, /PKCS11_MODULE: must be set together/],
+    [{ PKCS11_MODULE: "/x.so", PKCS11_TOKEN_LABEL: "a".repeat(33), PKCS11_PIN: "1234" }, /PKCS11_TOKEN_LABEL: must be at most 32/],
   ])("names the variable of a bad value %o", (env, expected) => {
     expect(() => loadConfig({ DATA_DIR: path.join(tempDir(), "data"), ...env })).toThrow(expected);
+  });
+
+  it("accepts the three PKCS#11 settings together (the token itself is opened at start)", () => {
+    const config = loadConfig({ DATA_DIR: path.join(tempDir(), "data"), PKCS11_MODULE: "/usr/lib/softhsm/libsofthsm2.so", PKCS11_TOKEN_LABEL: "firmaviva", PKCS11_PIN: "1234-5678" });
+    expect(config.PKCS11_TOKEN_LABEL).toBe("firmaviva");
   });
 
   it("trusts no proxy by default, and the listed ones when set", () => {

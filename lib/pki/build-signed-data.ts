@@ -34,7 +34,7 @@ export async function buildSignedData(input: SignedDataInput): Promise<Uint8Arra
     signer.signingCertificateV2AttributeDer,
   ];
   // the signature covers the attributes as a DER SET OF (tag 0x31), in the same order they are stored
-  const signatureValue = signer.sign(der.setOf(signedAttributes));
+  const signatureValue = await signer.sign(der.setOf(signedAttributes));
   const unsigned = input.unsignedAttributes ? await input.unsignedAttributes(signatureValue) : [];
 
   const signerInfo = der.sequence(

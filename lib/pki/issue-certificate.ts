@@ -1,6 +1,6 @@
-import { createCertificate } from "@/lib/pki/create-certificate";
+import { type CertificateProfile, createCertificate } from "@/lib/pki/create-certificate";
 import { PkiError } from "@/lib/pki/errors";
-import type { IssuedCertificate } from "@/lib/pki/issued-certificate";
+import type { CertificateWithKey, IssuedCertificate, TokenCertificate, TokenKeyMaker } from "@/lib/pki/issued-certificate";
 import { oids } from "@/lib/pki/object-identifiers";
 import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
 
@@ -59,7 +59,7 @@ function endEntityExtensions(): x509.Extension[] {
 }
 
 /** A certificate must not outlive its issuer; path validation would reject the tail anyway. */
-function clampToIssuer(issuing: IssuedCertificate, notAfter: Date): Date {
+function clampToIssuer(issuing: CertificateWithKey, notAfter: Date): Date {
   const issuerNotAfter = readX509Certificate(issuing.certificateDer).notAfter;
   return notAfter > issuerNotAfter ? issuerNotAfter : notAfter;
 }
@@ -68,29 +68,35 @@ function requirePositiveInteger(value: number, name: string): void {
   if (!Number.isInteger(value) || value <= 0) throw new PkiError("INVALID_INPUT", `${name} must be a positive integer`);
 }
 
-/** Long-lived organization certificate for the "agente" (automated agent) signature type. */
+type AgentCertificateOptions = { organizationName: string; domain: string; crlBaseUrl: string; validityDays?: number; now?: Date };
+
+/** Long-lived organization certificate for the "agente" (automated agent) signature type; its key in the token when given. */
+export async function issueAgentCertificate(issuing: CertificateWithKey, options: AgentCertificateOptions): Promise<IssuedCertificate>;
+export async function issueAgentCertificate(issuing: CertificateWithKey, options: AgentCertificateOptions, tokenKey: TokenKeyMaker): Promise<TokenCertificate>;
 export async function issueAgentCertificate(
-  issuing: IssuedCertificate,
-  options: { organizationName: string; domain: string; crlBaseUrl: string; validityDays?: number; now?: Date },
-): Promise<IssuedCertificate> {
+  issuing: CertificateWithKey,
+  options: AgentCertificateOptions,
+  tokenKey?: TokenKeyMaker,
+): Promise<IssuedCertificate | TokenCertificate> {
   const organizationName = options.organizationName.trim();
   if (!organizationName) throw new PkiError("INVALID_INPUT", "organizationName is required");
   const validityDays = options.validityDays ?? 3 * 365;
   requirePositiveInteger(validityDays, "validityDays");
   const now = options.now ?? new Date();
-  return createCertificate({
+  const profile: CertificateProfile = {
     subject: [{ O: [organizationName] }, { CN: [organizationName] }],
     issuer: issuing,
     crlBaseUrl: options.crlBaseUrl,
     notBefore: new Date(now.getTime() - clockSkew),
     notAfter: clampToIssuer(issuing, new Date(now.getTime() + validityDays * day)),
     extensions: [...endEntityExtensions(), new x509.SubjectAlternativeNameExtension([{ type: "dns", value: options.domain }])],
-  });
+  };
+  return tokenKey ? createCertificate(profile, tokenKey) : createCertificate(profile);
 }
 
 /** Certificate for one signing session of a person; a fresh key every time, used once and dropped. */
 export async function issueSignerCertificate(
-  issuing: IssuedCertificate,
+  issuing: CertificateWithKey,
   options: PersonIdentity & { validityMinutes: number; crlBaseUrl: string; now?: Date; /** certificatePolicies (e.g. the signer's identity level, lib/identity-assurance). */ policyOids?: string[] },
 ): Promise<IssuedCertificate> {
   requirePositiveInteger(options.validityMinutes, "validityMinutes");
@@ -108,7 +114,7 @@ export async function issueSignerCertificate(
 
 /** Long-lived personal certificate held by the service for the "digital" signature type. */
 export async function issueHolderCertificate(
-  issuing: IssuedCertificate,
+  issuing: CertificateWithKey,
   options: PersonIdentity & { organization: string; validityDays: number; crlBaseUrl: string; now?: Date },
 ): Promise<IssuedCertificate> {
   requirePositiveInteger(options.validityDays, "validityDays");

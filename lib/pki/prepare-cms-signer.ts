@@ -1,13 +1,15 @@
-import { createHash, createPublicKey, KeyObject, sign } from "node:crypto";
+import { createHash, createPublicKey, type KeyObject } from "node:crypto";
 import { der } from "@/lib/pki/der-encoder";
 import { PkiError } from "@/lib/pki/errors";
 import { oids } from "@/lib/pki/object-identifiers";
 import { isSelfIssued, parseCertificateFields } from "@/lib/pki/parse-certificate-fields";
 import { buildSigningCertificateV2Attribute } from "@/lib/pki/signing-certificate-v2-attribute";
+import { keySignerFor, type KeySigner, type SigningKey } from "@/lib/pki/signing-key";
 
 export type CmsSignerInput = {
   certificateDer: Uint8Array;
-  privateKey: CryptoKey;
+  /** In memory, or a label in the PKCS#11 token (lib/pki/signing-key.ts). */
+  privateKey: SigningKey;
   /**
    * The issuer chain (the signer certificate itself may be repeated; it is deduplicated). A root
    * (self-issued) may be included, for validation data; it never goes into the CMS.
@@ -23,17 +25,17 @@ export type PreparedCmsSigner = {
   issuerAndSerialNumberDer: Uint8Array;
   signingCertificateV2AttributeDer: Uint8Array;
   signatureAlgorithmDer: Uint8Array;
-  /** SHA-256 signature; ECDSA values are DER ECDSA-Sig-Value, RSA is PKCS#1 v1.5. */
-  sign(data: Uint8Array): Uint8Array;
+  /** SHA-256 signature; ECDSA values are DER ECDSA-Sig-Value, RSA is PKCS#1 v1.5. Asynchronous for a token key. */
+  sign(data: Uint8Array): Uint8Array | Promise<Uint8Array>;
 };
 
 type CertificateEntry = { issuerAndSerialNumberDer: Uint8Array; signingCertificateV2AttributeDer: Uint8Array; publicKey: KeyObject };
-type KeyEntry = { keyObject: KeyObject; kind: "ec" | "rsa"; publicKey: KeyObject; matchingCertificates: Set<string> };
+type KeyEntry = { signer: KeySigner; matchingCertificates: Set<string> };
 
 // Keyed by certificate hash, so bytes re-read from storage still hit; bounded because certificates are per signer.
 const certificateCache = new Map<string, CertificateEntry>();
 const certificateCacheLimit = 512;
-const keyCache = new WeakMap<CryptoKey, KeyEntry>();
+const keyCache = new WeakMap<SigningKey, KeyEntry>();
 
 function certificateEntry(certificateDer: Uint8Array, hash: string): CertificateEntry {
   const cached = certificateCache.get(hash);
@@ -55,15 +57,10 @@ function certificateEntry(certificateDer: Uint8Array, hash: string): Certificate
   return entry;
 }
 
-function keyEntry(privateKey: CryptoKey): KeyEntry {
+function keyEntry(privateKey: SigningKey): KeyEntry {
   const cached = keyCache.get(privateKey);
   if (cached) return cached;
-  const keyObject = KeyObject.from(privateKey);
-  const type = keyObject.asymmetricKeyType;
-  if (type !== "ec" && type !== "rsa") {
-    throw new PkiError("UNSUPPORTED_KEY", `Only ECDSA and RSA PKCS#1 v1.5 keys can sign CMS (got ${type ?? "unknown"})`);
-  }
-  const entry: KeyEntry = { keyObject, kind: type, publicKey: createPublicKey(keyObject), matchingCertificates: new Set() };
+  const entry: KeyEntry = { signer: keySignerFor(privateKey), matchingCertificates: new Set() };
   keyCache.set(privateKey, entry);
   return entry;
 }
@@ -77,7 +74,7 @@ export function prepareCmsSigner(input: CmsSignerInput): PreparedCmsSigner {
   const key = keyEntry(input.privateKey);
   if (!key.matchingCertificates.has(hash)) {
     // a PKCS#12 or a database row can pair a key with the wrong certificate; the CMS would never verify
-    if (!key.publicKey.equals(certificate.publicKey)) {
+    if (!key.signer.publicKey.equals(certificate.publicKey)) {
       throw new PkiError("KEY_CERTIFICATE_MISMATCH", "The private key does not belong to the signer certificate");
     }
     key.matchingCertificates.add(hash);
@@ -95,13 +92,12 @@ export function prepareCmsSigner(input: CmsSignerInput): PreparedCmsSigner {
     certificatesDer.push(chainCertificate);
   }
 
-  const signOptions = key.kind === "ec" ? { key: key.keyObject, dsaEncoding: "der" as const } : key.keyObject;
   return {
     certificateDer: input.certificateDer,
     certificatesDer,
     issuerAndSerialNumberDer: certificate.issuerAndSerialNumberDer,
     signingCertificateV2AttributeDer: certificate.signingCertificateV2AttributeDer,
-    signatureAlgorithmDer: key.kind === "ec" ? ecdsaWithSha256 : sha256WithRsa,
-    sign: (data) => new Uint8Array(sign("sha256", data, signOptions)),
+    signatureAlgorithmDer: key.signer.kind === "ec" ? ecdsaWithSha256 : sha256WithRsa,
+    sign: key.signer.sign,
   };
 }

@@ -7,6 +7,7 @@ import { deserializeError, serializeError, type SerializedError } from "./task-e
 import { addStages, isRecording, type StageTimings } from "./request-timing";
 import { metrics } from "@/lib/metrics/metrics";
 import { FairQueue } from "./fair-queue";
+import { signWithTokenKey } from "@/lib/pki/signing-key";
 
 export type CpuPoolOptions = {
   /** Worker threads (default: one per core). */
@@ -58,6 +59,11 @@ type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout; booted?: boolea
  * is not the task's time. Until the worker says it started the task, it gets this much more.
  */
 const WORKER_BOOT_ALLOWANCE_MS = 30_000;
+
+/** Calls any task may make: a signature with a PKCS#11 token key, which only the main thread's session can give. */
+const builtInCalls: MainThreadCalls = {
+  "sign-with-token-key": async (label: string, data: Uint8Array) => signWithTokenKey(label, data),
+};
 
 /**
  * A small pool of worker threads for CPU-heavy, pure work (PDF verification, PKCS#12 import), so
@@ -201,7 +207,7 @@ export class CpuPool {
 
   /** Runs a main-thread call for the slot's task and sends the answer back, if the task still runs. */
   private answer(slot: Slot, job: Job, message: Extract<WorkerMessage, { kind: "call" }>): void {
-    const handler = job.calls[message.name] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+    const handler = (job.calls[message.name] ?? builtInCalls[message.name]) as ((...args: unknown[]) => Promise<unknown>) | undefined;
     const reply = (body: { ok: boolean; output?: unknown; error?: SerializedError }) => {
       if (slot.job === job) slot.worker.postMessage({ kind: "reply", callId: message.callId, ...body });
     };

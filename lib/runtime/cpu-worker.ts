@@ -1,6 +1,7 @@
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
+import { registerTokenSigning } from "@/lib/pki/signing-key";
 import { cpuTasks, type CpuTaskName, type TaskContext } from "./cpu-tasks";
 import { recordStages } from "./request-timing";
 import { deserializeError, serializeError, type SerializedError } from "./task-errors";
@@ -30,6 +31,14 @@ const context = (jobId: number): TaskContext => ({
     }),
 });
 
+// A token key (PKCS11_MODULE) travels here as a label: the main thread, which holds the token
+// session, signs for the running task. One task at a time, so the running task's context is the one.
+let runningContext: TaskContext | undefined;
+registerTokenSigning((label, data) => {
+  if (!runningContext) throw new Error("token signature asked for outside a task");
+  return runningContext.call("sign-with-token-key", label, data) as Promise<Uint8Array>;
+});
+
 let booted = false;
 
 // One task at a time per worker: the pool never sends another before this one answers.
@@ -48,13 +57,14 @@ parentPort!.on("message", async (message: Incoming) => {
   }
   try {
     const run = cpuTasks[message.task] as (input: unknown, context: TaskContext) => unknown;
+    runningContext = context(message.id);
     if (!message.timing) {
-      const output = await run(message.input, context(message.id));
+      const output = await run(message.input, runningContext);
       parentPort!.postMessage({ kind: "done", id: message.id, ok: true, output }, ownedBuffers(output));
       return;
     }
     // a profiled request: the stages measured here travel back with the output
-    const { result, stages, totalMs } = await recordStages(async () => run(message.input, context(message.id)));
+    const { result, stages, totalMs } = await recordStages(async () => run(message.input, runningContext!));
     parentPort!.postMessage({ kind: "done", id: message.id, ok: true, output: result, timing: { stages, totalMs } }, ownedBuffers(result));
   } catch (error) {
     parentPort!.postMessage({ kind: "done", id: message.id, ok: false, error: serializeError(error) });

@@ -5,6 +5,7 @@ import { bootstrapPlatform } from "@/lib/organizations/bootstrap-platform";
 import { getServices } from "./services";
 import { loadPlatformPki } from "@/lib/certificates/load-platform-pki";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
+import { openPlatformToken } from "@/lib/certificates/platform-token";
 import { startBackgroundWork } from "./background-work";
 import { jobHandlers, periodicSweeps } from "./job-handlers";
 import { logError, logInfo } from "./log";
@@ -20,6 +21,8 @@ export async function startServer() {
   try {
     const services = await getServices();
     const { config } = services;
+    // before anything signs: a wrong PKCS11_* setting stops here, naming it
+    await openPlatformToken(config);
     const bootstrap = await bootstrapPlatform(
       { domain: config.ORG_DOMAIN, adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, adminApiSecret: config.ADMIN_API_SECRET },
       services.db,

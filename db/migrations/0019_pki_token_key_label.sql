@@ -1,0 +1,2 @@
+ALTER TABLE "pki_certificates" ADD COLUMN "private_key_label" text;--> statement-breakpoint
+ALTER TABLE "pki_certificates" ADD CONSTRAINT "pki_certificates_one_key_place" CHECK ("pki_certificates"."private_key_encrypted" is null or "pki_certificates"."private_key_label" is null);
