@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import path from "node:path";
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { certificateHolders } from "@/db/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_PASSWORD } from "../fixtures/start-test-server";
 import { startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
+import { deleteStampBlobs } from "../fixtures/delete-stamp-blobs";
 import { StampApiClient, fixture } from "../fixtures/stamp-api-client";
 import { tempFile, validatePdf } from "../fixtures/independent-validators";
 
@@ -73,9 +72,7 @@ describe("/verify/<tx_token> answers from the verdict recorded at signing", () =
   it("still shows the signature, its fingerprint and level after the stored PDF is gone (it never reads it)", async () => {
     const token = "BlobGoneVerifyToken1";
     const pdf = await signedPdf(await a.signPdf({ ...signer, tx_token: token }, { pdf: contract }));
-    const prefix = `${seeded.orgs.shared.id}/stamp/`;
-    if (seeded.server.databaseUrl) await seeded.withDb((db) => db.execute(sql`delete from blobs where key like ${prefix + "%"}`));
-    else fs.rmSync(path.join(seeded.server.dataDir, "blobs", prefix), { recursive: true, force: true });
+    await deleteStampBlobs(seeded, { organizationId: seeded.orgs.shared.id, txToken: token });
     // the blob really is gone: the integrator's download says so
     expect((await a.getSignedPdf(token)).status).toBe(410);
     const html = await page(`/verify/${token}?org=${seeded.orgs.shared.domain}`);
