@@ -39,7 +39,7 @@ function createMetrics() {
     }),
     facialTries: new Counter({
       name: "firmaviva_facial_tries_total",
-      help: "Facial checks of signers, by outcome (passed, failed, locked, retry)",
+      help: "Facial checks of signers, by outcome (passed, under_review, failed, locked, retry)",
       labelNames: ["outcome"] as const,
       registers,
     }),
