@@ -3,7 +3,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error plain .mjs script without types
 import { ensureDebianPackages, findMissingPackages, readPackageList } from "./check-debian-packages.mjs";
 
 const root = path.resolve(__dirname, "..");
