@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { getPublicResource } from "@/lib/callbacks/get-public-resource";
 import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
-import { revocationPool } from "@/lib/runtime/cpu-pool";
+import { revocationPool } from "@/lib/runtime/process-pools";
 import type { OutsideCrlCheck } from "./check-outside-crl";
 
 /** One deadline for every fetch of a chain, which all run at once. */

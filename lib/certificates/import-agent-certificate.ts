@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
 import { AppError, isAppError } from "@/lib/errors";
-import { cpuPool } from "@/lib/runtime/cpu-pool";
+import { cpuPool } from "@/lib/runtime/process-pools";
 import { isPkiError } from "@/lib/pki/errors";
 import { readX509Certificate } from "@/lib/pki/x509-provider";
 import type { PkiSettings } from "./load-platform-pki";

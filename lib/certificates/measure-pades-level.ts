@@ -1,5 +1,5 @@
 import type { Db } from "@/db/client";
-import { cpuPool } from "@/lib/runtime/cpu-pool";
+import { cpuPool } from "@/lib/runtime/process-pools";
 import type { PadesLevel } from "@/lib/verification/verification-report";
 import { isSelfIssued } from "@/lib/pki/parse-certificate-fields";
 import { loadPlatformPki, type PkiSettings } from "./load-platform-pki";

@@ -4,7 +4,7 @@ import { loadAgentSigner } from "@/lib/certificates/load-agent-signer";
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { timeStamperFor } from "@/lib/certificates/time-stamp-authority";
-import { cpuPool } from "@/lib/runtime/cpu-pool";
+import { cpuPool } from "@/lib/runtime/process-pools";
 import type { Services } from "@/lib/runtime/services";
 import { collectProcessEvidence } from "./collect-process-evidence";
 

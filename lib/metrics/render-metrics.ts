@@ -1,7 +1,7 @@
 import { and, count, inArray, lte, min } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { outbox } from "@/db/schema";
-import { cpuPool, facePool } from "@/lib/runtime/cpu-pool";
+import { cpuPool, facePool } from "@/lib/runtime/process-pools";
 import { metrics } from "./metrics";
 
 /** The Prometheus text exposition: counters kept as things happen, plus what is read at scrape time. */

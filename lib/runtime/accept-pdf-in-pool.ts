@@ -1,5 +1,5 @@
 import type { AcceptedPdf } from "@/lib/pdf/accept-pdf";
-import { cpuPool } from "@/lib/runtime/cpu-pool";
+import { cpuPool } from "@/lib/runtime/process-pools";
 
 /**
  * Reads an upload strictly in the worker pool, rebuilding it there when its structure is damaged

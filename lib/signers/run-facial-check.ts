@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Services } from "@/lib/runtime/services";
 import type { IdDocumentRefusal } from "@/lib/id-documents/verify-id-document";
-import { facePool } from "@/lib/runtime/cpu-pool";
+import { facePool } from "@/lib/runtime/process-pools";
 import { findRegistryPhoto } from "@/lib/registry-photos/find-registry-photo";
 import { logInfo } from "@/lib/runtime/log";
 import type { SignerClient } from "./describe-signer-client";

@@ -9,7 +9,7 @@ import { storeCertificate } from "@/lib/certificates/store-certificate";
 import { documentTimeStamperFor, timeStamperFor } from "@/lib/certificates/time-stamp-authority";
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
 import { lowerLevel, measurePadesLevel } from "@/lib/certificates/measure-pades-level";
-import { cpuPool } from "@/lib/runtime/cpu-pool";
+import { cpuPool } from "@/lib/runtime/process-pools";
 import { timed } from "@/lib/runtime/request-timing";
 import type { PadesLevel } from "@/lib/verification/verification-report";
 import { prepareSignerSignature } from "./prepare-signer-signature";

@@ -6,7 +6,7 @@ import { hashPassword } from "@/lib/auth/password-hash";
 import { isUniqueViolation } from "@/db/is-unique-violation";
 import { encryptWithPin } from "@/lib/pki/encrypt-private-key";
 import { issueHolderCertificate } from "@/lib/pki/issue-certificate";
-import { cpuPool } from "@/lib/runtime/cpu-pool";
+import { cpuPool } from "@/lib/runtime/process-pools";
 import { isPkiError } from "@/lib/pki/errors";
 import { crlBaseUrl, loadPlatformPki, type PkiSettings } from "@/lib/certificates/load-platform-pki";
 import { storeCertificate } from "@/lib/certificates/store-certificate";

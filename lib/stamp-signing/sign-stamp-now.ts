@@ -7,7 +7,7 @@ import { timeStamperFor, type TimeStamper } from "@/lib/certificates/time-stamp-
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
 import { measurePadesLevel } from "@/lib/certificates/measure-pades-level";
 import type { PadesLevel } from "@/lib/verification/verification-report";
-import { cpuPool } from "@/lib/runtime/cpu-pool";
+import { cpuPool } from "@/lib/runtime/process-pools";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import { timed } from "@/lib/runtime/request-timing";
 import { metrics } from "@/lib/metrics/metrics";

@@ -4,7 +4,7 @@ import { getCaCertificates } from "@/lib/certificates/get-ca-certificates";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { AppError } from "@/lib/errors";
 import { PdfError } from "@/lib/pdf/errors";
-import { cpuPool } from "@/lib/runtime/cpu-pool";
+import { cpuPool } from "@/lib/runtime/process-pools";
 import type { VerificationReport } from "./verify-pdf-signatures";
 
 /** The public verify page's use case: an uploaded PDF's signatures, judged against our CA and TRUST_ANCHORS_FILE. */

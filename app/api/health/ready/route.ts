@@ -1,6 +1,6 @@
 import { withPublic } from "@/lib/http/with-api-auth";
 import { checkReadiness } from "@/lib/runtime/check-readiness";
-import { cpuPool, facePool } from "@/lib/runtime/cpu-pool";
+import { cpuPool, facePool } from "@/lib/runtime/process-pools";
 
 export const dynamic = "force-dynamic";
 
