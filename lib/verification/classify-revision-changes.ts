@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString, type PDFObject } from "pdf-lib";
+import { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, type PDFObject } from "pdf-lib";
 import type { LazyPdf } from "@/lib/pdf/open-lazy-pdf";
 import { sameContent } from "./compare-pdf-objects";
 import { findDanglingReferences, type WalkBudget } from "./find-dangling-references";
@@ -284,24 +284,4 @@ function describe(obj: PDFObject): string {
   const words = [type, subtype].filter((name): name is PDFName => name instanceof PDFName).map((name) => name.toString());
   if (words.length) return words.join(" ");
   return obj instanceof PDFRawStream ? "stream" : obj instanceof PDFArray ? "array" : obj instanceof PDFDict ? "dictionary" : "value";
-}
-
-/** The FieldMDP locks a signature dictionary (/Reference) or its field (/Lock) declares. */
-export function readFieldLocks(pdf: LazyPdf, signature: PDFDict, field: PDFDict | undefined): FieldLock[] {
-  const locks: FieldLock[] = [];
-  const read = (params: PDFDict | undefined) => {
-    const action = params?.get(PDFName.of("Action"));
-    if (!(action instanceof PDFName)) return;
-    if (action === PDFName.of("All")) return void locks.push({ action: "all" });
-    const list = pdf.lookup(params!.get(PDFName.of("Fields")));
-    const fields = new Set((list instanceof PDFArray ? list.asArray() : []).flatMap((item) => (item instanceof PDFString || item instanceof PDFHexString ? [item.decodeText()] : [])));
-    locks.push({ action: action === PDFName.of("Include") ? "include" : "exclude", fields });
-  };
-  const references = pdf.lookup(signature.get(PDFName.of("Reference")));
-  for (const item of references instanceof PDFArray ? references.asArray() : []) {
-    const reference = pdf.lookupDict(item);
-    if (reference?.get(PDFName.of("TransformMethod")) === PDFName.of("FieldMDP")) read(pdf.lookupDict(reference.get(PDFName.of("TransformParams"))));
-  }
-  read(pdf.lookupDict(field?.get(PDFName.of("Lock"))));
-  return locks;
 }
