@@ -3,7 +3,7 @@ export async function register() {
     // first, so that no request is ever served without its socket address
     const { recordPeerAddresses } = await import("./lib/runtime/record-peer-address");
     recordPeerAddresses();
-    const { startServer } = await import("./lib/runtime/start-server");
+    const { startServer } = await import("./lib/server/start-server");
     await startServer();
   }
 }

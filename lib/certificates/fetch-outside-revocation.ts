@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { getPublicResource } from "@/lib/callbacks/get-public-resource";
 import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
 import { revocationPool } from "@/lib/runtime/process-pools";
+import type { CertificateTasks } from "./certificate-tasks";
 import type { OutsideCrlCheck } from "./check-outside-crl";
 
 /** One deadline for every fetch of a chain, which all run at once. */
@@ -87,7 +88,7 @@ async function usableCrl(
     const cached = cachedCrl(key, context.now);
     const timeoutMs = Math.max(1, context.deadline - Date.now());
     const crlDer = cached ?? (await getPublicResource(url, { allowPrivate: context.allowPrivate, timeoutMs, maxBytes: MAX_CRL_BYTES }));
-    const check: OutsideCrlCheck = await revocationPool().run("check-outside-crl", { crlDer, certificateDer: context.certificateDer, issuerDer: context.issuerDer, now: context.now.getTime() });
+    const check: OutsideCrlCheck = await revocationPool<CertificateTasks>().run("check-outside-crl", { crlDer, certificateDer: context.certificateDer, issuerDer: context.issuerDer, now: context.now.getTime() });
     if (!cached && check.authentic && check.nextUpdate !== undefined) remember(key, crlDer, check.nextUpdate);
     return check.usable ? { crlDer, reason: "" } : { reason: `${url}: ${check.reason}` };
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { Db } from "@/db/client";
 import { cpuPool } from "@/lib/runtime/process-pools";
+import type { VerificationTasks } from "@/lib/verification/verification-tasks";
 import type { PadesLevel } from "@/lib/verification/verification-report";
 import { isSelfIssued } from "@/lib/pki/parse-certificate-fields";
 import { loadPlatformPki, type PkiSettings } from "./load-platform-pki";
@@ -29,7 +30,7 @@ export async function measurePadesLevel(
   const anchorsDer = [pki.root.certificateDer, ...(settings.trustAnchorsDer ?? []), ...signerChainDer.filter(isSelfIssued)];
   let report;
   try {
-    report = await cpuPool().run("verify-pdf", { bytes: pdf, anchorsDer });
+    report = await cpuPool<VerificationTasks>().run("verify-pdf", { bytes: pdf, anchorsDer });
   } catch {
     // the signature is made and stored either way; an unmeasured level is reported as unknown, never guessed
     return null;

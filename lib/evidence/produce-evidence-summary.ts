@@ -5,6 +5,7 @@ import { validationData } from "@/lib/certificates/finish-long-term-validation";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { timeStamperFor } from "@/lib/certificates/time-stamp-authority";
 import { cpuPool } from "@/lib/runtime/process-pools";
+import type { EvidenceTasks } from "./evidence-tasks";
 import type { Services } from "@/lib/runtime/services";
 import { collectProcessEvidence } from "./collect-process-evidence";
 
@@ -23,7 +24,7 @@ export async function produceEvidenceSummary(
   const signer = await loadAgentSigner(input.organizationId, { db, settings });
   const timeStamper = await timeStamperFor({ db, settings });
   // drawing, signing and the validation data run in the worker pool; the database-backed TSA answers from here
-  const pdf = await cpuPool().run(
+  const pdf = await cpuPool<EvidenceTasks>().run(
     "sign-evidence-summary",
     { evidence, signer, validation: await validationData([signer.certificateDer, ...signer.chainDer], db, settings), signedAt: new Date() },
     { timestamp: (digest: Uint8Array) => timeStamper(digest) },

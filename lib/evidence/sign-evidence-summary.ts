@@ -14,11 +14,14 @@ export type EvidenceSummaryInput = {
   signedAt: Date;
 };
 
+/** What the task asks the main thread for: the signature's time-stamp token. */
+export type EvidenceSummaryCalls = { timestamp: (digestSha256: Uint8Array) => Promise<Uint8Array> };
+
 /**
  * The evidence summary drawn and signed (runs in the worker pool): an invisible PAdES signature
  * by the organization's agent certificate with a signature time-stamp, then validation data (B-LT).
  */
-export async function signEvidenceSummary(input: EvidenceSummaryInput, { timestamp }: { timestamp: (digestSha256: Uint8Array) => Promise<Uint8Array> }): Promise<Uint8Array> {
+export async function signEvidenceSummary(input: EvidenceSummaryInput, { timestamp }: EvidenceSummaryCalls): Promise<Uint8Array> {
   try {
     const drawn = await drawEvidenceSummary(input.evidence);
     const signed = await signPdf(drawn, {

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { BlobStore } from "@/lib/blob-store/blob-store";
 import type { CpuPool } from "./cpu-pool";
+import type { DiagnosticTasks } from "./diagnostic-tasks";
 
 type CheckResult = "ok" | "idle" | "failed" | "timeout";
 export type Readiness = { status: "ok" | "error"; checks: { database: CheckResult; blobs: CheckResult; cpuWorkers: CheckResult; faceWorkers: CheckResult } };
@@ -16,8 +17,8 @@ const CHECK_LIMIT_MS = 10_000;
 export async function checkReadiness(deps: {
   db: Pick<Db, "execute">;
   blobs: Pick<BlobStore, "get">;
-  cpuPool: Pick<CpuPool, "run">;
-  facePool: Pick<CpuPool, "run" | "started">;
+  cpuPool: Pick<CpuPool<DiagnosticTasks>, "run">;
+  facePool: Pick<CpuPool<DiagnosticTasks>, "run" | "started">;
   limitMs?: number;
 }): Promise<Readiness> {
   const limitMs = deps.limitMs ?? CHECK_LIMIT_MS;

@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { AppError } from "@/lib/errors";
 import { PdfError } from "@/lib/pdf/errors";
-import type { CpuTaskInput, CpuTaskName, CpuTaskOutput } from "./cpu-tasks";
+import type { BuiltInCalls, CpuTaskTable, MainThreadCalls, NoCalls, TaskCalls, TaskInput, TaskOutput } from "./cpu-task";
 import { deserializeError, serializeError, type SerializedError } from "./task-errors";
 import { addStages, isRecording, type StageTimings } from "./request-timing";
 import { metrics } from "@/lib/metrics/metrics";
@@ -33,13 +33,17 @@ export type CpuPoolOptions = {
 /** Which share of the pool a task draws on. */
 export type CpuLane = "main" | "public";
 
-/** What a task may ask the main thread for while it runs (database, network, keys it does not hold). */
-export type MainThreadCalls = Record<string, (...args: never[]) => Promise<unknown>>;
+/** Where and how a task runs: `transfer` buffers moved to the worker, the lane, the owner it waits in line for. */
+export type RunOptions = { lane?: CpuLane; owner?: string };
+/** A task's calls may be left out only when its contract names none. */
+type RunArguments<Calls> = [NoCalls] extends [Calls]
+  ? [calls?: Calls, transfer?: ArrayBuffer[], options?: RunOptions]
+  : [calls: Calls, transfer?: ArrayBuffer[], options?: RunOptions];
 
 type TaskTiming = { stages: StageTimings; totalMs: number };
 type Job = {
   id: number;
-  task: CpuTaskName;
+  task: string;
   input: unknown;
   calls: MainThreadCalls;
   timing: boolean;
@@ -61,16 +65,18 @@ type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout; booted?: boolea
 const WORKER_BOOT_ALLOWANCE_MS = 30_000;
 
 /** Calls any task may make: a signature with a PKCS#11 token key, which only the main thread's session can give. */
-const builtInCalls: MainThreadCalls = {
-  "sign-with-token-key": async (label: string, data: Uint8Array) => signWithTokenKey(label, data),
+const builtInCalls: BuiltInCalls = {
+  "sign-with-token-key": async (label, data) => signWithTokenKey(label, data),
 };
 
 /**
  * A small pool of worker threads for CPU-heavy, pure work (PDF verification, PKCS#12 import), so
  * the event loop keeps answering while hostile files are chewed on. Bounded queue, per-task time
- * and heap limits; a worker that dies or times out is replaced on the next task.
+ * and heap limits; a worker that dies or times out is replaced on the next task. `Tasks` is the
+ * table of contracts (lib/runtime/cpu-task.ts) a caller may run on it; the worker implements them
+ * (lib/server/cpu-worker.ts).
  */
-export class CpuPool {
+export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
   private readonly slots: Slot[] = [];
   private readonly queue: FairQueue<Job>;
   /** The public lane's own waiting line, bounded by `publicQueued`. */
@@ -100,13 +106,13 @@ export class CpuPool {
    * `lane`: the anonymous public lane has a share of the workers and a queue of its own.
    * `owner`: whose task it is (an organization); main-lane tasks wait one owner at a time, in turn.
    */
-  async run<N extends CpuTaskName>(task: N, input: CpuTaskInput<N>, calls: MainThreadCalls = {}, transfer: ArrayBuffer[] = [], { lane = "main", owner = "" }: { lane?: CpuLane; owner?: string } = {}): Promise<CpuTaskOutput<N>> {
+  async run<N extends keyof Tasks & string>(task: N, input: TaskInput<Tasks[N]>, ...[calls, transfer = [], { lane = "main", owner = "" } = {}]: RunArguments<TaskCalls<Tasks[N]>>): Promise<TaskOutput<Tasks[N]>> {
     if (lane === "public" && this.publicQueue.length >= this.publicQueued) throw new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos.");
     const timing = isRecording();
     const started = performance.now();
     const observe = (outcome: "ok" | "error") => metrics().poolTaskDuration.observe({ pool: this.name, task, outcome }, (performance.now() - started) / 1000);
     const done = await new Promise<{ output: unknown; timing?: TaskTiming }>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, task, input, calls, timing, transfer, lane, resolve, reject };
+      const job: Job = { id: this.nextId++, task, input, calls: calls ?? {}, timing, transfer, lane, resolve, reject };
       if (lane === "public") this.publicQueue.push(job);
       else if (!this.queue.push(owner, job)) return reject(new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos."));
       this.dispatch();
@@ -122,7 +128,8 @@ export class CpuPool {
       const pool = Math.max(0, elapsed - done.timing.totalMs);
       addStages({ ...done.timing.stages, pool: (done.timing.stages.pool ?? 0) + pool }, measured + pool);
     }
-    return done.output as CpuTaskOutput<N>;
+    // the worker ran the implementation the compiler checked against this contract (lib/server/cpu-tasks.ts)
+    return done.output as TaskOutput<Tasks[N]>;
   }
 
   /** Tasks waiting for a worker. */
@@ -172,10 +179,12 @@ export class CpuPool {
 
   private spawn(): Slot {
     const resourceLimits = { maxOldGenerationSizeMb: this.maxHeapMb };
-    // the build bundles the worker to plain JS; run from sources (vitest, tsx scripts) tsx compiles it
+    // the build bundles the worker to plain JS; run from sources (vitest, tsx scripts) tsx compiles it.
+    // The worker entry is the composition root's (it holds the task table): the one place this layer
+    // names lib/server, by URL for the bundler, never by import (docs/architecture.md)
     const worker = fromSources()
       ? new Worker(`require("tsx/cjs"); require(${JSON.stringify(sourceWorkerPath())});`, { eval: true, resourceLimits })
-      : new Worker(new URL("./cpu-worker.ts", import.meta.url), { resourceLimits });
+      : new Worker(new URL("../server/cpu-worker.ts", import.meta.url), { resourceLimits });
     worker.unref();
     const slot: Slot = { worker };
     worker.on("message", (message: WorkerMessage) => {
@@ -207,12 +216,17 @@ export class CpuPool {
 
   /** Runs a main-thread call for the slot's task and sends the answer back, if the task still runs. */
   private answer(slot: Slot, job: Job, message: Extract<WorkerMessage, { kind: "call" }>): void {
-    const handler = (job.calls[message.name] ?? builtInCalls[message.name]) as ((...args: unknown[]) => Promise<unknown>) | undefined;
+    const handler: ((...args: never[]) => Promise<unknown>) | undefined = Object.hasOwn(job.calls, message.name)
+      ? job.calls[message.name]
+      : message.name === "sign-with-token-key"
+        ? builtInCalls[message.name]
+        : undefined;
     const reply = (body: { ok: boolean; output?: unknown; error?: SerializedError }) => {
       if (slot.job === job) slot.worker.postMessage({ kind: "reply", callId: message.callId, ...body });
     };
     if (!handler) return reply({ ok: false, error: serializeError(new Error(`no main-thread call ${message.name}`)) });
-    handler(...message.args).then(
+    // the arguments are the ones the worker's typed `context.call` was given for this name
+    handler(...(message.args as never[])).then(
       (output) => reply({ ok: true, output }),
       (error: unknown) => reply({ ok: false, error: serializeError(error) }),
     );
@@ -251,5 +265,5 @@ function fromSources(): boolean {
 }
 
 function sourceWorkerPath(): string {
-  return [process.cwd(), "lib", "runtime", "cpu-worker.ts"].join("/");
+  return [process.cwd(), "lib", "server", "cpu-worker.ts"].join("/");
 }

@@ -1,14 +1,17 @@
 import { CpuPool } from "./cpu-pool";
+import type { CpuTaskTable } from "./cpu-task";
 
 /*
  * The process-wide pools. Route handlers and instrumentation are bundled apart, so each lives on
- * globalThis; sizes come from the environment (validated in lib/config/env-schema.ts).
+ * globalThis; sizes come from the environment (validated in lib/config/env-schema.ts). A caller
+ * names the contracts it runs (`cpuPool<VerificationTasks>()`, declared beside its domain); the
+ * worker implements every contract (lib/server/cpu-tasks.ts, checked by the compiler).
  */
 
 const POOL = Symbol.for("firmaviva.cpu-pool");
 
 /** The main pool: signing, verification, PKCS#12 imports; the public lane is the anonymous verifier's share. */
-export function cpuPool(): CpuPool {
+export function cpuPool<Tasks extends CpuTaskTable = CpuTaskTable>(): CpuPool<Tasks> {
   const holder = globalThis as { [POOL]?: CpuPool };
   holder[POOL] ??= new CpuPool({
     name: "cpu",
@@ -31,7 +34,7 @@ export const FACE_QUEUE_PER_ORGANIZATION = 8;
  * so tries wait in per-organization lines served in turn: one organization's load can neither fill
  * the queue for the others nor put them behind all of its own tries.
  */
-export function facePool(): CpuPool {
+export function facePool<Tasks extends CpuTaskTable = CpuTaskTable>(): CpuPool<Tasks> {
   const holder = globalThis as { [FACE_POOL]?: CpuPool };
   const maxQueue = Math.max(numberFromEnv("CPU_QUEUE_LIMIT") ?? 32, 4 * FACE_QUEUE_PER_ORGANIZATION);
   holder[FACE_POOL] ??= new CpuPool({ name: "face", size: 1, maxQueue, maxQueuePerOwner: FACE_QUEUE_PER_ORGANIZATION, taskTimeoutMs: 120_000, maxHeapMb: 1024 });
@@ -44,7 +47,7 @@ const REVOCATION_POOL = Symbol.for("firmaviva.revocation-pool");
  * Outside CRLs are parsed in their own single worker: the request for them comes from a signing
  * task that holds a worker of the main pool while it waits, so using that pool could deadlock it.
  */
-export function revocationPool(): CpuPool {
+export function revocationPool<Tasks extends CpuTaskTable = CpuTaskTable>(): CpuPool<Tasks> {
   const holder = globalThis as { [REVOCATION_POOL]?: CpuPool };
   holder[REVOCATION_POOL] ??= new CpuPool({ name: "revocation", size: 1, maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"), taskTimeoutMs: 30_000, maxHeapMb: 512 });
   return holder[REVOCATION_POOL];

@@ -1,8 +1,10 @@
 import { assessLiveness, type LivenessChallenge } from "@/lib/faces/assess-liveness";
 import { FaceError } from "@/lib/faces/face-error";
 import { matchFaces } from "@/lib/faces/match-faces";
-import { verifyIdDocument } from "@/lib/id-documents/verify-id-document";
-import type { FacialRetryReason } from "./run-facial-check";
+import { verifyIdDocument, type IdDocumentRefusal } from "@/lib/id-documents/verify-id-document";
+
+/** Why a check could not be made; the try is not counted and the page says what to change. */
+export type FacialRetryReason = "challenge_expired" | "id_document_required" | IdDocumentRefusal | "selfie_no_face" | "selfie_multiple_faces" | "selfie_too_small";
 
 export type FacialJudgement =
   | { kind: "retry"; reason: FacialRetryReason }

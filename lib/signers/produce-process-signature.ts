@@ -23,6 +23,9 @@ export type ProcessSignatureInput = {
   archive: boolean;
 };
 
+/** What the task asks the main thread for: the signature's and the document's time-stamp tokens. */
+export type ProcessSignatureCalls = { timestamp: (digestSha256: Uint8Array) => Promise<Uint8Array>; documentTimestamp: (digestSha256: Uint8Array) => Promise<Uint8Array> };
+
 /**
  * One process signer's signature on one file, a pure function of its input plus the time-stamp
  * source (it runs in the worker pool): stamp drawn, incremental CAdES signature with its
@@ -31,7 +34,7 @@ export type ProcessSignatureInput = {
  */
 export async function produceProcessSignature(
   input: ProcessSignatureInput,
-  { timestamp, documentTimestamp }: { timestamp: (digestSha256: Uint8Array) => Promise<Uint8Array>; documentTimestamp: (digestSha256: Uint8Array) => Promise<Uint8Array> },
+  { timestamp, documentTimestamp }: ProcessSignatureCalls,
 ): Promise<Uint8Array> {
   try {
     const stamp = await timed("stamp-draw", () => drawStamp({ data: input.stamp.data, qr: null, size: input.stamp.size, orientation: input.stamp.orientation }));

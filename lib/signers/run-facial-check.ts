@@ -1,6 +1,5 @@
 import crypto from "node:crypto";
 import type { Services } from "@/lib/runtime/services";
-import type { IdDocumentRefusal } from "@/lib/id-documents/verify-id-document";
 import { facePool } from "@/lib/runtime/process-pools";
 import { findRegistryPhoto } from "@/lib/registry-photos/find-registry-photo";
 import { logInfo } from "@/lib/runtime/log";
@@ -10,7 +9,8 @@ import { readFacialTicket } from "./facial-challenge";
 import { flowOf } from "./nationality-flows";
 import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
 import { spendFacialTicket, settleFacialTicket } from "./facial-ticket-ledger";
-import type { FacialJudgement } from "./judge-facial-try";
+import type { FacialJudgement, FacialRetryReason } from "./judge-facial-try";
+import type { SignerTasks } from "./signer-tasks";
 import { recordFacialResult, type FacialEvaluation } from "./record-facial-result";
 import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
 import { metrics } from "@/lib/metrics/metrics";
@@ -18,8 +18,6 @@ import { SignerFlowError } from "./signer-flow-error";
 import { identityLevelOf, type SignerIdentity } from "@/lib/identity-assurance/identity-level";
 import { hasPendingReview } from "@/lib/identity-assurance/find-identity-review";
 
-/** Why a check could not be made; the try is not counted and the page says what to change. */
-export type FacialRetryReason = "challenge_expired" | "id_document_required" | IdDocumentRefusal | "selfie_no_face" | "selfie_multiple_faces" | "selfie_too_small";
 
 /** Why a counted try failed, as the signer may learn it: which step to redo, never by how much. */
 export type FacialFailure = "not_live" | "no_match";
@@ -85,7 +83,7 @@ async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services
     const reference = registry ?? (flow.facialReferences.includes("id-document") ? input.idDocument : undefined);
     if (!reference) return retry("id_document_required");
     // the face models run in their own worker, where each organization has its own share of the queue
-    judged = await facePool().run("judge-facial-try", { frames: input.frames, reference, referenceIsIdDocument: !registry, docId: signer.docId, challenges }, {}, [], { owner: organizationId });
+    judged = await facePool<SignerTasks>().run("judge-facial-try", { frames: input.frames, reference, referenceIsIdDocument: !registry, docId: signer.docId, challenges }, {}, [], { owner: organizationId });
   } catch (error) {
     // nothing was judged (a full queue, a worker that died): the try is given back
     await settleFacialTicket({ signerId: signer.id, nonce: ticket.nonce, outcome: "retry" }, db);

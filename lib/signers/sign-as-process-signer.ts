@@ -10,6 +10,7 @@ import { documentTimeStamperFor, timeStamperFor } from "@/lib/certificates/time-
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
 import { lowerLevel, measurePadesLevel } from "@/lib/certificates/measure-pades-level";
 import { cpuPool } from "@/lib/runtime/process-pools";
+import type { SignerTasks } from "./signer-tasks";
 import { timed } from "@/lib/runtime/request-timing";
 import type { PadesLevel } from "@/lib/verification/verification-report";
 import { prepareSignerSignature } from "./prepare-signer-signature";
@@ -75,7 +76,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
     const original = await timed("blob", () => blobs.get(document.blobKey));
     if (!original) throw new AppError("GONE", `el documento ${document.name} ya no está disponible`);
     // drawing and signing run in the worker pool; the database-backed TSA answers from here
-    const signed = await timed("pdf-update", () => cpuPool().run(
+    const signed = await timed("pdf-update", () => cpuPool<SignerTasks>().run(
       "produce-process-signature",
       {
         original,

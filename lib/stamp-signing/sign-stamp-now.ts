@@ -8,6 +8,7 @@ import { validationData } from "@/lib/certificates/finish-long-term-validation";
 import { measurePadesLevel } from "@/lib/certificates/measure-pades-level";
 import type { PadesLevel } from "@/lib/verification/verification-report";
 import { cpuPool } from "@/lib/runtime/process-pools";
+import type { StampSigningTasks } from "./stamp-signing-tasks";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import { timed } from "@/lib/runtime/request-timing";
 import { metrics } from "@/lib/metrics/metrics";
@@ -79,7 +80,7 @@ export async function signStampNow(
   // a large upload's buffer is its own (never Node's shared pool): moving it spares a copy on the event loop
   const movable = job.giveUpInput && job.pdf.byteOffset === 0 && job.pdf.buffer instanceof ArrayBuffer && job.pdf.byteLength >= MOVE_FROM_BYTES;
   const transfer = movable ? [job.pdf.buffer as ArrayBuffer] : [];
-  const result = await timed("pdf-update", () => cpuPool().run("plan-and-produce-stamped-pdf", input, calls, transfer)).catch((error: unknown) => {
+  const result = await timed("pdf-update", () => cpuPool<StampSigningTasks>().run("plan-and-produce-stamped-pdf", input, calls, transfer)).catch((error: unknown) => {
     throw mainThreadError ?? error;
   });
   const padesLevel = await timed("level", () => measurePadesLevel({ pdf: result.pdf, ourSignatures: 1, signerChainDer: signer?.chainDer }, { db, settings: { ...tsaSettings, trustAnchorsDer: config.trustAnchorsDer } }));

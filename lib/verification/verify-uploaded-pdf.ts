@@ -5,6 +5,7 @@ import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { AppError } from "@/lib/errors";
 import { PdfError } from "@/lib/pdf/errors";
 import { cpuPool } from "@/lib/runtime/process-pools";
+import type { VerificationTasks } from "./verification-tasks";
 import type { VerificationReport } from "./verify-pdf-signatures";
 
 /** The public verify page's use case: an uploaded PDF's signatures, judged against our CA and TRUST_ANCHORS_FILE. */
@@ -14,7 +15,7 @@ export async function verifyUploadedPdf(bytes: Uint8Array, config: AppConfig, db
   try {
     // off the event loop, under the pool's time and memory limits: uploads are hostile by default; the
     // public lane leaves signing a worker and its own queue however many visitors verify at once
-    return await cpuPool().run("verify-pdf", { bytes, anchorsDer: [...caDer, ...config.trustAnchorsDer] }, {}, [], { lane: "public" });
+    return await cpuPool<VerificationTasks>().run("verify-pdf", { bytes, anchorsDer: [...caDer, ...config.trustAnchorsDer] }, {}, [], { lane: "public" });
   } catch (error) {
     if (!(error instanceof PdfError)) throw error;
     throw new AppError(error.code === "ENCRYPTED_PDF" ? "ENCRYPTED_PDF" : "INVALID_PDF", error.message, "file");

@@ -1,6 +1,6 @@
 import type { JobHandler } from "@/lib/outbox/run-dispatcher";
 import { forgetQuietLoginThrottles } from "@/lib/auth/throttle-logins";
-import type { Services } from "./services";
+import type { Services } from "@/lib/runtime/services";
 import { stampSignJobHandler } from "@/lib/stamp-signing/run-stamp-sign-job";
 import { processExpirySweep, processOutboxHandlers } from "@/lib/processes/outbox-handlers";
 import { signAfterReviewJobHandler } from "@/lib/identity-assurance/sign-after-review";

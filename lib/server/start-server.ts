@@ -2,13 +2,13 @@ import { ConfigError } from "@/lib/config";
 import { DataDirInUseError } from "@/db/lock-data-dir";
 import { isAppError } from "@/lib/errors";
 import { bootstrapPlatform } from "@/lib/organizations/bootstrap-platform";
-import { getServices } from "./services";
+import { getServices } from "@/lib/runtime/services";
 import { loadPlatformPki } from "@/lib/certificates/load-platform-pki";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { openPlatformToken } from "@/lib/certificates/platform-token";
 import { startBackgroundWork } from "./background-work";
 import { jobHandlers, periodicSweeps } from "./job-handlers";
-import { logError, logInfo } from "./log";
+import { logError, logInfo } from "@/lib/runtime/log";
 import { outboxOwner } from "@/lib/outbox/outbox-owner";
 
 /**

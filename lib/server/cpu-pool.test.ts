@@ -2,10 +2,11 @@ import fs from "node:fs";
 import { afterEach, describe, expect, test } from "vitest";
 import { isAppError } from "@/lib/errors";
 import { PdfError } from "@/lib/pdf/errors";
-import { CpuPool } from "./cpu-pool";
+import { CpuPool } from "@/lib/runtime/cpu-pool";
+import type { CpuTasks } from "./cpu-tasks";
 
 const signed = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/signed-by-others/poppler-two-signatures.pdf"));
-let pool: CpuPool | undefined;
+let pool: CpuPool<CpuTasks> | undefined;
 afterEach(async () => {
   await pool?.close();
   pool = undefined;

@@ -2,47 +2,60 @@ import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { registerTokenSigning } from "@/lib/pki/signing-key";
-import { cpuTasks, type CpuTaskName, type TaskContext } from "./cpu-tasks";
+import type { BuiltInCalls, CpuTaskImplementations, CpuTaskTable, MainThreadCalls, TaskContext } from "./cpu-task";
 import { recordStages } from "./request-timing";
 import { deserializeError, serializeError, type SerializedError } from "./task-errors";
 
 type Incoming =
-  | { kind: "task"; id: number; task: CpuTaskName; input: unknown; timing?: boolean }
+  | { kind: "task"; id: number; task: string; input: unknown; timing?: boolean }
   | { kind: "reply"; callId: number; ok: boolean; output?: unknown; error?: SerializedError };
 
-// On Linux a thread is a task with its own nice value: this one yields the CPU to the event loop
-// thread, so requests keep being answered while every core chews on hostile files.
-try {
-  setPriority(Number(readlinkSync("/proc/thread-self").split("/").pop()), 10);
-} catch {
-  // not Linux, or not allowed: the pool still works, only without the priority hint
+/** An implementation as the message loop sees it: the input and calls come from across the thread boundary. */
+type UntypedTask = (input: never, context: TaskContext<MainThreadCalls>) => unknown;
+
+/**
+ * The worker side of the pools (lib/runtime/cpu-pool.ts): runs the tasks of `tasks` that the pool
+ * sends, one at a time, and carries their calls home. The entry point that gives it the app's table
+ * is lib/server/cpu-worker.ts.
+ */
+export function serveCpuTasks<T extends CpuTaskTable>(tasks: CpuTaskImplementations<T>): void {
+  // On Linux a thread is a task with its own nice value: this one yields the CPU to the event loop
+  // thread, so requests keep being answered while every core chews on hostile files.
+  try {
+    setPriority(Number(readlinkSync("/proc/thread-self").split("/").pop()), 10);
+  } catch {
+    // not Linux, or not allowed: the pool still works, only without the priority hint
+  }
+  const table: Record<string, UntypedTask> = tasks;
+  parentPort!.on("message", (message: Incoming) => void handle(table, message));
 }
 
 const pendingCalls = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
 let nextCallId = 1;
 
 /** Asks the main thread for what only it has (the database, the network), for the running task. */
-const context = (jobId: number): TaskContext => ({
-  call: (name, ...args) =>
-    new Promise((resolve, reject) => {
+function context(jobId: number): TaskContext<MainThreadCalls> {
+  const call = (name: string, ...args: unknown[]) =>
+    new Promise<unknown>((resolve, reject) => {
       const callId = nextCallId++;
       pendingCalls.set(callId, { resolve, reject });
       parentPort!.postMessage({ kind: "call", id: jobId, callId, name, args });
-    }),
-});
+    });
+  return { call };
+}
 
 // A token key (PKCS11_MODULE) travels here as a label: the main thread, which holds the token
 // session, signs for the running task. One task at a time, so the running task's context is the one.
-let runningContext: TaskContext | undefined;
+let runningContext: TaskContext<BuiltInCalls> | undefined;
 registerTokenSigning((label, data) => {
   if (!runningContext) throw new Error("token signature asked for outside a task");
-  return runningContext.call("sign-with-token-key", label, data) as Promise<Uint8Array>;
+  return runningContext.call("sign-with-token-key", label, data);
 });
 
 let booted = false;
 
 // One task at a time per worker: the pool never sends another before this one answers.
-parentPort!.on("message", async (message: Incoming) => {
+async function handle(tasks: Record<string, UntypedTask>, message: Incoming): Promise<void> {
   if (message.kind === "reply") {
     const call = pendingCalls.get(message.callId);
     pendingCalls.delete(message.callId);
@@ -56,20 +69,24 @@ parentPort!.on("message", async (message: Incoming) => {
     parentPort!.postMessage({ kind: "started", id: message.id });
   }
   try {
-    const run = cpuTasks[message.task] as (input: unknown, context: TaskContext) => unknown;
-    runningContext = context(message.id);
+    const task = tasks[message.task];
+    if (!Object.hasOwn(tasks, message.task)) throw new Error(`no task ${message.task}`);
+    const taskContext = context(message.id);
+    runningContext = taskContext;
+    // the pool sent the input its typed `run` was given for this task name (lib/runtime/cpu-pool.ts)
+    const run = () => task(message.input as never, taskContext);
     if (!message.timing) {
-      const output = await run(message.input, runningContext);
+      const output = await run();
       parentPort!.postMessage({ kind: "done", id: message.id, ok: true, output }, ownedBuffers(output));
       return;
     }
     // a profiled request: the stages measured here travel back with the output
-    const { result, stages, totalMs } = await recordStages(async () => run(message.input, runningContext!));
+    const { result, stages, totalMs } = await recordStages(async () => run());
     parentPort!.postMessage({ kind: "done", id: message.id, ok: true, output: result, timing: { stages, totalMs } }, ownedBuffers(result));
   } catch (error) {
     parentPort!.postMessage({ kind: "done", id: message.id, ok: false, error: serializeError(error) });
   }
-});
+}
 
 const TRANSFER_FROM_BYTES = 64 * 1024;
 

@@ -1,0 +1,9 @@
+import { cpuTask } from "@/lib/runtime/cpu-task";
+import type { checkOutsideCrl, OutsideCrlCheck } from "./check-outside-crl";
+
+/** Certificate tasks in the worker pools (implemented in lib/server/cpu-tasks.ts). */
+export const certificateTasks = {
+  // on the revocation pool only: asked for from main-thread calls that signing tasks wait on
+  "check-outside-crl": cpuTask<Parameters<typeof checkOutsideCrl>[0], OutsideCrlCheck>(),
+};
+export type CertificateTasks = typeof certificateTasks;

@@ -1,0 +1,60 @@
+import type { CpuTaskImplementations } from "@/lib/runtime/cpu-task";
+import { diagnosticTaskImplementations, diagnosticTasks } from "@/lib/runtime/diagnostic-tasks";
+import { acceptPdf } from "@/lib/pdf/accept-pdf";
+import { repairPdf } from "@/lib/pdf/repair-pdf";
+import { pdfTasks } from "@/lib/pdf/pdf-tasks";
+import { importPkcs12 } from "@/lib/pki/import-pkcs12";
+import { pkiTasks } from "@/lib/pki/pki-tasks";
+import { planAndProduceStampedPdf } from "@/lib/stamp-signing/plan-and-produce-stamped-pdf";
+import { stampSigningTasks } from "@/lib/stamp-signing/stamp-signing-tasks";
+import { judgeFacialTry } from "@/lib/signers/judge-facial-try";
+import { produceProcessSignature } from "@/lib/signers/produce-process-signature";
+import { signerTasks } from "@/lib/signers/signer-tasks";
+import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
+import { verificationTasks } from "@/lib/verification/verification-tasks";
+import { signEvidenceSummary } from "@/lib/evidence/sign-evidence-summary";
+import { evidenceTasks } from "@/lib/evidence/evidence-tasks";
+import { checkOutsideCrl } from "@/lib/certificates/check-outside-crl";
+import { certificateTasks } from "@/lib/certificates/certificate-tasks";
+
+/** Every task contract the domains declare: what the pools may be asked to run. */
+export const cpuTaskContracts = {
+  ...diagnosticTasks,
+  ...pdfTasks,
+  ...pkiTasks,
+  ...stampSigningTasks,
+  ...signerTasks,
+  ...verificationTasks,
+  ...evidenceTasks,
+  ...certificateTasks,
+};
+export type CpuTasks = typeof cpuTaskContracts;
+
+/**
+ * The CPU-heavy work that runs in the worker pools: pure functions of their (structured-cloneable)
+ * input, one per contract; the compiler checks each against its contract, and the worker's calls
+ * home (`context.call`) against the calls the contract names.
+ */
+export const cpuTasks: CpuTaskImplementations<CpuTasks> = {
+  ...diagnosticTaskImplementations,
+  "accept-pdf": async (input) => {
+    const accepted = await acceptPdf(input.bytes, { repair: repairPdf });
+    return { inspection: accepted.inspection, repaired: accepted.repaired ? accepted.bytes : undefined };
+  },
+  "import-pkcs12": (input) => importPkcs12(input.bytes, input.password),
+  "plan-and-produce-stamped-pdf": (input, context) =>
+    planAndProduceStampedPdf(input, {
+      claim: (facts) => context.call("claim", facts),
+      validation: () => context.call("validation"),
+      timestamp: (digest) => context.call("timestamp", digest),
+    }),
+  "produce-process-signature": (input, context) =>
+    produceProcessSignature(input, {
+      timestamp: (digest) => context.call("timestamp", digest),
+      documentTimestamp: (digest) => context.call("documentTimestamp", digest),
+    }),
+  "judge-facial-try": (input) => judgeFacialTry(input),
+  "verify-pdf": (input) => verifyPdfSignatures(input.bytes, input.anchorsDer),
+  "sign-evidence-summary": (input, context) => signEvidenceSummary(input, { timestamp: (digest) => context.call("timestamp", digest) }),
+  "check-outside-crl": (input) => checkOutsideCrl(input),
+};
