@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { organizations, outboxAttempts, processes } from "@/db/schema";
 import type { ClaimedJob } from "@/lib/outbox/claim-due-jobs";
 import { PermanentJobFailure } from "@/lib/outbox/run-dispatcher";
+import { readJobPayload } from "@/lib/outbox/job-payloads";
 import { documentLinkUrl } from "@/lib/processes/document-link";
 import { selfieLinkUrl } from "@/lib/processes/selfie-link";
 import { formatProcess } from "@/lib/processes/format-process";
@@ -20,7 +21,8 @@ export const CALLBACK_TIMEOUT_MS = 10_000;
  * logged in outbox_attempts; the dispatcher retries failures with backoff (decision 16).
  */
 export async function deliverCallback(job: ClaimedJob, { db, settings }: { db: Db; settings: LinkSettings }): Promise<void> {
-  const processId = String(job.payload.processId ?? "");
+  const payload = readJobPayload(job, ["callback.deliver"]);
+  const processId = payload.processId;
   const [row] = await db
     .select({ process: processes, organization: organizations })
     .from(processes)
@@ -33,7 +35,7 @@ export async function deliverCallback(job: ClaimedJob, { db, settings }: { db: D
   const now = Date.now();
   const body = JSON.stringify(formatProcess(record, { dates: "epoch", documentUrl: (d) => documentLinkUrl(d, settings, now), selfieUrl: (o) => selfieLinkUrl(o, settings, now) }));
   // the event was fixed when the job was queued; rows queued before that carry only the process id
-  const event = typeof job.payload.status === "string" ? callbackEventOf(processId, job.payload.status) : callbackEventOf(processId, row.process.status);
+  const event = payload.status !== undefined ? callbackEventOf(processId, payload.status) : callbackEventOf(processId, row.process.status);
   const secret = callbackSecretOf(settings.secretKey, row.organization.id, row.organization.callbackSecretVersion);
   const started = Date.now();
   const log = (outcome: "delivered" | "failed", detail: string) =>

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { identityReviews } from "@/db/schema";
 import { PermanentJobFailure, type JobHandler } from "@/lib/outbox/run-dispatcher";
+import { readJobPayload } from "@/lib/outbox/job-payloads";
 import { linkTokenOf } from "@/lib/processes/link-token";
 import type { Services } from "@/lib/runtime/services";
 import { signAsProcessSigner } from "@/lib/signers/sign-as-process-signer";
@@ -14,7 +15,7 @@ import { SignerFlowError } from "@/lib/signers/signer-flow-error";
  */
 export function signAfterReviewJobHandler(services: Services): JobHandler {
   return async (job, db) => {
-    const reviewId = typeof job.payload.reviewId === "string" ? job.payload.reviewId : "";
+    const { reviewId } = readJobPayload(job, ["identity.sign_after_review"]);
     const [review] = await db.select().from(identityReviews).where(eq(identityReviews.id, reviewId)).limit(1);
     if (!review || review.status !== "approved") throw new PermanentJobFailure("no approved review");
     const token = linkTokenOf(review.linkId, services.config.secretKey);

@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { organizations, outboxAttempts, processes, processLinks, processSigners } from "@/db/schema";
 import type { ClaimedJob } from "@/lib/outbox/claim-due-jobs";
 import { PermanentJobFailure } from "@/lib/outbox/run-dispatcher";
+import { readJobPayload } from "@/lib/outbox/job-payloads";
 import { signingLinkUrl, type LinkSettings } from "@/lib/processes/link-token";
 import { recordProcessEvent } from "@/lib/processes/record-process-event";
 import { sendEmail, sendWhatsapp, type TransportSettings } from "./message-transports";
@@ -14,7 +15,7 @@ import { renderSigningMessage } from "./render-signing-message";
  * or signer is no longer waiting, is dropped: a newer message supersedes it.
  */
 export async function sendSigningNotification(job: ClaimedJob, { db, settings }: { db: Db; settings: LinkSettings & { transports: TransportSettings } }): Promise<void> {
-  const { processId, signerId, linkId } = job.payload as { processId: string; signerId: string; linkId: string };
+  const { processId, signerId, linkId } = readJobPayload(job, ["email.send", "whatsapp.send"]);
   const [row] = await db
     .select({ process: processes, organization: organizations, signer: processSigners, link: processLinks })
     .from(processSigners)

@@ -25,6 +25,8 @@ beforeEach(async () => {
 });
 
 const lease = { limit: 10, leaseSeconds: 60 };
+// payloads pass their kind's schema (lib/outbox/job-payloads.ts); the handlers here never read them
+const notification = { processId: "p", signerId: "s", linkId: "l" };
 const rowOf = async (id: number) => (await db.select().from(outbox).where(eq(outbox.id, id)))[0];
 const expireLeases = () => db.update(outbox).set({ lockedUntil: sql`now() - interval '1 second'` }).where(eq(outbox.status, "running"));
 
@@ -40,7 +42,7 @@ async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs
 
 describe("claiming", () => {
   it("counts each claim as an attempt, with an owner and a lease", async () => {
-    const id = await enqueue({ kind: "email.send", payload: {}, maxAttempts: 3 }, db);
+    const id = await enqueue({ kind: "email.send", payload: notification, maxAttempts: 3 }, db);
     const [job] = await claimDueJobs({ ...lease, owner: "a#1" }, db);
     expect(job).toMatchObject({ id, status: "running", attempts: 1, owner: "a#1" });
     expect(job.lockedUntil!.getTime()).toBeGreaterThan(Date.now() + 30_000);
@@ -48,7 +50,7 @@ describe("claiming", () => {
   });
 
   it("reclaims an expired lease as the next attempt and buries it after the last one", async () => {
-    const id = await enqueue({ kind: "email.send", payload: {}, maxAttempts: 2 }, db);
+    const id = await enqueue({ kind: "email.send", payload: notification, maxAttempts: 2 }, db);
     await claimDueJobs({ ...lease, owner: "a#1" }, db);
     await expireLeases();
     const [second] = await claimDueJobs({ ...lease, owner: "b#1" }, db);
@@ -61,7 +63,7 @@ describe("claiming", () => {
   });
 
   it("fences final updates by (id, attempts): a stale worker changes nothing", async () => {
-    const id = await enqueue({ kind: "email.send", payload: {}, maxAttempts: 5 }, db);
+    const id = await enqueue({ kind: "email.send", payload: notification, maxAttempts: 5 }, db);
     const [stale] = await claimDueJobs({ ...lease, owner: "a#1" }, db);
     await expireLeases();
     const [fresh] = await claimDueJobs({ ...lease, owner: "b#1" }, db);
@@ -75,9 +77,9 @@ describe("claiming", () => {
 
   it("releases at start the leases of this instance's previous pid, not those of other instances", async () => {
     const [mine, last, other] = [
-      await enqueue({ kind: "email.send", payload: {}, maxAttempts: 3 }, db),
-      await enqueue({ kind: "email.send", payload: {}, maxAttempts: 1 }, db),
-      await enqueue({ kind: "email.send", payload: {}, maxAttempts: 3 }, db),
+      await enqueue({ kind: "email.send", payload: notification, maxAttempts: 3 }, db),
+      await enqueue({ kind: "email.send", payload: notification, maxAttempts: 1 }, db),
+      await enqueue({ kind: "email.send", payload: notification, maxAttempts: 3 }, db),
     ];
     const before = outboxOwner({ instanceId: "web_1", port: 3000, pid: 41 });
     const now = outboxOwner({ instanceId: "web_1", port: 3000, pid: 42 });
@@ -101,7 +103,7 @@ describe("dispatcher", () => {
     let calls = 0;
     const stop = run({ "email.send": async () => { if (++calls < 3) throw new Error(`transient ${calls}`); } });
     try {
-      const id = await enqueue({ kind: "email.send", payload: {}, maxAttempts: 5 }, db);
+      const id = await enqueue({ kind: "email.send", payload: notification, maxAttempts: 5 }, db);
       const row = await waitFor(async () => { const r = await rowOf(id); return r.status === "done" && r; });
       expect(row).toMatchObject({ attempts: 3, lastError: "transient 2" });
     } finally {
@@ -112,13 +114,13 @@ describe("dispatcher", () => {
   it("gives up after max_attempts and after a permanent failure, telling the domain once with the reason", async () => {
     const deaths: [number, string][] = [];
     const failing: JobHandler = async (job) => {
-      throw job.payload.permanent ? new PermanentJobFailure("bad document") : new Error("still down");
+      throw job.payload.transactionId === "permanent" ? new PermanentJobFailure("bad document") : new Error("still down");
     };
     failing.onDead = async (job, death) => void deaths.push([job.id, death.reason]);
     const stop = run({ "stamp.sign": failing });
     try {
-      const always = await enqueue({ kind: "stamp.sign", payload: {}, maxAttempts: 3 }, db);
-      const permanent = await enqueue({ kind: "stamp.sign", payload: { permanent: true }, maxAttempts: 3 }, db);
+      const always = await enqueue({ kind: "stamp.sign", payload: { transactionId: "t" }, maxAttempts: 3 }, db);
+      const permanent = await enqueue({ kind: "stamp.sign", payload: { transactionId: "permanent" }, maxAttempts: 3 }, db);
       await waitFor(async () => deaths.length === 2);
       expect(await rowOf(always)).toMatchObject({ status: "dead", attempts: 3, lastError: "still down" });
       expect(await rowOf(permanent)).toMatchObject({ status: "dead", attempts: 1, lastError: "bad document" });
@@ -132,7 +134,7 @@ describe("dispatcher", () => {
     const deaths: ClaimedJob[] = [];
     const handler: JobHandler = async () => undefined;
     handler.onDead = async (job) => void deaths.push(job);
-    const id = await enqueue({ kind: "stamp.sign", payload: {}, maxAttempts: 1 }, db);
+    const id = await enqueue({ kind: "stamp.sign", payload: { transactionId: "t" }, maxAttempts: 1 }, db);
     await claimDueJobs({ ...lease, owner: "gone#1" }, db);
     await expireLeases();
     const stop = run({ "stamp.sign": handler });

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { organizations, stampTransactions } from "@/db/schema";
 import { isAppError } from "@/lib/errors";
 import { PermanentJobFailure, type JobHandler } from "@/lib/outbox/run-dispatcher";
+import { readJobPayload } from "@/lib/outbox/job-payloads";
 import type { Services } from "@/lib/runtime/services";
 import { loadAgentSigner } from "@/lib/certificates/load-agent-signer";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
@@ -20,7 +21,7 @@ const PERMANENT_CODES = new Set(["VALIDATION", "INVALID_PDF", "ENCRYPTED_PDF", "
  */
 export function stampSignJobHandler(services: Services): JobHandler {
   const handler: JobHandler = async (job) => {
-    const transactionId = String(job.payload.transactionId);
+    const { transactionId } = readJobPayload(job, ["stamp.sign"]);
     const [joined] = await services.db
       .select({ transaction: stampTransactions, organizationDomain: organizations.domain })
       .from(stampTransactions)
@@ -50,7 +51,7 @@ export function stampSignJobHandler(services: Services): JobHandler {
       death.error instanceof PermanentJobFailure
         ? death.error.message
         : `${death.error ? signFailureMessage(death.error) : "Error al firmar el PDF."} (${job.attempts} intentos)`;
-    await recordSignFailure({ transactionId: String(job.payload.transactionId), message }, services.db);
+    await recordSignFailure({ transactionId: readJobPayload(job, ["stamp.sign"]).transactionId, message }, services.db);
   };
   return handler;
 }
