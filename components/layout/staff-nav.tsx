@@ -1,12 +1,9 @@
 import Link from "next/link";
-import { signOut } from "@/lib/auth/staff-session";
-import { currentSessionId } from "@/lib/auth/require-staff";
-import { revokeStaffSession } from "@/lib/auth/staff-sessions";
-import { getServices } from "@/lib/runtime/services";
 import type { MessageKey } from "@/lib/i18n/messages";
 import { can, type Permission } from "@/lib/auth/roles";
 import type { StaffRole } from "@/db/schema";
 import { NavDrawer } from "./nav-drawer";
+import { signOutAction } from "./sign-out-action";
 
 /** Each section names the permission its page requires, so nobody is offered a page that refuses them. */
 export const staffSections: { href: string; label: MessageKey; permission?: Permission }[] = [
@@ -24,14 +21,6 @@ export const staffSections: { href: string; label: MessageKey; permission?: Perm
   { href: "/audit", label: "nav.audit", permission: "audit:read" },
   { href: "/account", label: "nav.account" },
 ];
-
-async function signOutAction() {
-  "use server";
-  // end the server-side session first, so the cookie is dead even if it was copied
-  const sessionId = await currentSessionId();
-  if (sessionId) await revokeStaffSession(sessionId, (await getServices()).db);
-  await signOut({ redirectTo: "/login" });
-}
 
 export function StaffNav({ t, role, isPlatformAdmin }: { t: (key: MessageKey) => string; role: StaffRole; isPlatformAdmin: boolean }) {
   return (

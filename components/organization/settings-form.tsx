@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { ZOrganizationSettings, type OrganizationSettingsInput } from "@/lib/organizations/schemas";
-import { nationalities } from "@/lib/processes/check-national-id";
+import { nationalities } from "@/lib/identity-registry/check-national-id";
 import type { Locale } from "@/lib/i18n/messages";
 import { translatorFor } from "@/components/ui/use-translator";
 import { updateSettingsAction } from "@/app/(staff)/organization/actions";

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { z } from "zod";
-import { nationalities } from "@/lib/processes/check-national-id";
+import { nationalities } from "@/lib/identity-registry/check-national-id";
 import { ZIdentityForm } from "@/lib/signers/schemas";
 import { postJson } from "./call-signer-api";
 import { signerTranslator, type SignerLocale, type SignerMessageKey } from "./signer-messages";

@@ -46,7 +46,7 @@ export const identityReviews = pgTable(
     /** The facial try (1–3) this review decides. */
     attempt: integer("attempt").notNull(),
     checkId: text("check_id").notNull(),
-    /** Encrypted blobs (lib/signers/encrypt-biometric): the ID photo, the portrait cut from it, frame 0. */
+    /** Encrypted blobs (lib/crypto/encrypt-biometric): the ID photo, the portrait cut from it, frame 0. */
     cardBlobKey: text("card_blob_key").notNull(),
     portraitBlobKey: text("portrait_blob_key").notNull(),
     selfieBlobKey: text("selfie_blob_key").notNull(),

@@ -4,7 +4,7 @@ import { organizations } from "./organizations";
 /**
  * An organization's reference portrait for one person (nat + doc_id), compared with the signer's
  * selfie in the facial check (`match:db:selfie`). The photo itself lives in the blob store,
- * encrypted (lib/signers/encrypt-biometric.ts); uploading again replaces it.
+ * encrypted (lib/crypto/encrypt-biometric.ts); uploading again replaces it.
  */
 export const registryPhotos = pgTable(
   "registry_photos",

@@ -3,7 +3,7 @@ import { finishLongTermValidation, type LongTermValidationInput } from "@/lib/pd
 import { signPdf } from "@/lib/pdf/sign-pdf";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import { signCadesDetached } from "@/lib/pki/sign-cms-detached";
-import { toAppError } from "@/lib/stamp-signing/to-app-error";
+import { toAppError } from "@/lib/engine-errors";
 import type { ProcessEvidence } from "./collect-process-evidence";
 import { drawEvidenceSummary } from "./draw-evidence-summary";
 

@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { identityReviews } from "@/db/schema";
 import type { BlobStore } from "@/lib/blob-store/blob-store";
 import { AppError } from "@/lib/errors";
-import { decryptBiometric } from "@/lib/signers/encrypt-biometric";
+import { decryptBiometric } from "@/lib/crypto/encrypt-biometric";
 
 export const reviewPictures = ["card", "portrait", "selfie"] as const;
 export type ReviewPicture = (typeof reviewPictures)[number];

@@ -3,7 +3,7 @@ import { parse } from "csv-parse/sync";
 import type { Db } from "@/db/client";
 import { identityRegistryEntries } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { nationalIdProblem, normalizeDocId } from "@/lib/processes/check-national-id";
+import { nationalIdProblem, normalizeDocId } from "@/lib/identity-registry/check-national-id";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { MAX_REGISTRY_ROWS, ZPersonNames } from "./schemas";
 

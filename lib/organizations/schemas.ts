@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { staffRoles } from "@/db/schema";
 import { ZPassword } from "@/lib/auth/password-policy";
-import { nationalities } from "@/lib/processes/check-national-id";
+import { nationalities } from "@/lib/identity-registry/check-national-id";
 import { isKnownTimeZone } from "@/lib/i18n/time-zones";
 
 export const ZDomain = z

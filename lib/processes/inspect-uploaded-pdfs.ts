@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/errors";
 import type { UploadedFile } from "@/lib/http/parse-multipart";
 import type { AcceptedPdf } from "@/lib/pdf/accept-pdf";
-import { toAppError } from "@/lib/stamp-signing/to-app-error";
+import { toAppError } from "@/lib/engine-errors";
 
 /** `repaired`: the upload's structure was damaged and `bytes` is its rebuilt copy. */
 export type InspectedPdf = { index: number; name: string; pages: number; bytes: Uint8Array; repaired: boolean };

@@ -4,7 +4,7 @@ import { processSigners } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { BlobStore } from "@/lib/blob-store/blob-store";
 import { AppError } from "@/lib/errors";
-import { decryptBiometric } from "@/lib/signers/encrypt-biometric";
+import { decryptBiometric } from "@/lib/crypto/encrypt-biometric";
 import { selfieLinkValid } from "./selfie-link";
 
 /**

@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { processSigners } from "@/db/schema";
 import type { BlobStore } from "@/lib/blob-store/blob-store";
 import { AppError } from "@/lib/errors";
-import { decryptBiometric } from "@/lib/signers/encrypt-biometric";
+import { decryptBiometric } from "@/lib/crypto/encrypt-biometric";
 
 /**
  * The selfie of a signer's last facial check (sign_data.facial.selfie is a blob key), scoped to the

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ZPageLimit } from "@/lib/http/page-limit";
 import { processStatuses } from "@/db/schema";
 import { ZPersonNames } from "@/lib/identity-registry/schemas";
-import { nationalIdProblem, normalizeDocId } from "./check-national-id";
+import { nationalIdProblem, normalizeDocId } from "@/lib/identity-registry/check-national-id";
 
 /** Multipart bodies carry JSON in text fields (decision 10); JSON bodies carry it as values. */
 const jsonText = <S extends z.ZodType>(schema: S) =>

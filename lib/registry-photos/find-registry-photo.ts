@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { registryPhotos } from "@/db/schema";
 import type { BlobStore } from "@/lib/blob-store/blob-store";
-import { decryptBiometric } from "@/lib/signers/encrypt-biometric";
+import { decryptBiometric } from "@/lib/crypto/encrypt-biometric";
 
 type Person = { organizationId: string; nat: string; docId: string };
 

@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { registryPhotos } from "@/db/schema";
 import type { BlobStore } from "@/lib/blob-store/blob-store";
 import { AppError } from "@/lib/errors";
-import { decryptBiometric } from "@/lib/signers/encrypt-biometric";
+import { decryptBiometric } from "@/lib/crypto/encrypt-biometric";
 
 /** One registry photo, decrypted, for staff of its own organization; NOT_FOUND for any other. */
 export async function readRegistryPhoto(

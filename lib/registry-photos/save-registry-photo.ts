@@ -7,7 +7,7 @@ import type { BlobStore } from "@/lib/blob-store/blob-store";
 import { AppError } from "@/lib/errors";
 import { analyzeFace } from "@/lib/faces/analyze-face";
 import { getOrganizationSettings } from "@/lib/organizations/get-organization-settings";
-import { encryptBiometric } from "@/lib/signers/encrypt-biometric";
+import { encryptBiometric } from "@/lib/crypto/encrypt-biometric";
 import type { RegistryPhotoUpload } from "./schemas";
 
 /**

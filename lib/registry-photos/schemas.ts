@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Permission } from "@/lib/auth/roles";
-import { nationalIdProblem, normalizeDocId } from "@/lib/processes/check-national-id";
+import { nationalIdProblem, normalizeDocId } from "@/lib/identity-registry/check-national-id";
 
 export const MAX_REGISTRY_PHOTO_BYTES = 8 * 1024 * 1024;
 

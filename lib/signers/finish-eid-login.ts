@@ -5,7 +5,7 @@ import { EidFailure, type EidFailureReason } from "@/lib/identity-assurance/eid/
 import { loadEidProvider } from "@/lib/identity-assurance/eid/find-identity-provider";
 import { discoverEidProvider, exchangeEidCode } from "@/lib/identity-assurance/eid/oidc-relying-party";
 import { ZPersonNames } from "@/lib/identity-registry/schemas";
-import { normalizeDocId } from "@/lib/processes/check-national-id";
+import { normalizeDocId } from "@/lib/identity-registry/check-national-id";
 import { linkTokenOf } from "@/lib/processes/link-token";
 import type { SignerClient } from "./describe-signer-client";
 import { EID_LOGIN_SECONDS } from "./eid-login-cookie";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nationalities } from "@/lib/processes/check-national-id";
+import { nationalities } from "@/lib/identity-registry/check-national-id";
 import { issueFacialTicket, readFacialTicket } from "./facial-challenge";
 import { flowOf, nationalityFlows } from "./nationality-flows";
 

@@ -1,13 +1,13 @@
 import { LIVENESS_CHALLENGES, type LivenessChallenge } from "@/lib/faces/measure-challenge";
 import type { PersonIdType } from "@/lib/pki/issue-certificate";
-import { nationalities, type Nationality } from "@/lib/processes/check-national-id";
+import { nationalities, type Nationality } from "@/lib/identity-registry/check-national-id";
 
 export type FacialReference = "registry" | "id-document";
 
 /**
  * What identifying a signer of one ID type (nat) takes: the one table the signer flow reads
  * (documented in docs/process-api.md, "Per-nat flows"). The ID format itself is checked by
- * lib/processes/check-national-id.ts when the process is created and when the signer identifies.
+ * lib/identity-registry/check-national-id.ts when the process is created and when the signer identifies.
  */
 export type NationalityFlow = {
   /** The document, as the signer pages and the stamp name it. */

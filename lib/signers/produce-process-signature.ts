@@ -3,7 +3,7 @@ import { signPdf } from "@/lib/pdf/sign-pdf";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import { signCadesDetached } from "@/lib/pki/sign-cms-detached";
 import { drawStamp, type DrawStampInput } from "@/lib/stamp/draw-stamp";
-import { toAppError } from "@/lib/stamp-signing/to-app-error";
+import { toAppError } from "@/lib/engine-errors";
 import { createHash } from "node:crypto";
 import { timed } from "@/lib/runtime/request-timing";
 

@@ -4,7 +4,7 @@ import { facePool } from "@/lib/runtime/process-pools";
 import { findRegistryPhoto } from "@/lib/registry-photos/find-registry-photo";
 import { logInfo } from "@/lib/runtime/log";
 import type { SignerClient } from "./describe-signer-client";
-import { encryptBiometric } from "./encrypt-biometric";
+import { encryptBiometric } from "@/lib/crypto/encrypt-biometric";
 import { readFacialTicket } from "./facial-challenge";
 import { flowOf } from "./nationality-flows";
 import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";

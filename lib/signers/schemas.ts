@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { nationalities, nationalIdProblem, normalizeDocId } from "@/lib/processes/check-national-id";
+import { nationalities, nationalIdProblem, normalizeDocId } from "@/lib/identity-registry/check-national-id";
 
 const checkDocId = (value: { nat: string; docId?: string }, ctx: z.RefinementCtx) => {
   if (value.docId !== undefined && nationalIdProblem(value.nat, value.docId)) ctx.addIssue({ code: "custom", path: ["docId"], message: "format" });

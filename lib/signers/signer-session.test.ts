@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decryptBiometric, encryptBiometric } from "./encrypt-biometric";
+import { decryptBiometric, encryptBiometric } from "@/lib/crypto/encrypt-biometric";
 import { LIVENESS_CHALLENGES } from "@/lib/faces/measure-challenge";
 import { FACIAL_TICKET_SECONDS, issueFacialTicket, readFacialTicket } from "./facial-challenge";
 import { SIGNER_SESSION_SECONDS, issueSignerSession, readSignerSession, signerSessionCookies } from "./signer-session";

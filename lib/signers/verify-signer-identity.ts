@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { processLinks, processSigners } from "@/db/schema";
-import { normalizeDocId } from "@/lib/processes/check-national-id";
+import { normalizeDocId } from "@/lib/identity-registry/check-national-id";
 import { recordProcessEvent } from "@/lib/processes/record-process-event";
 import { MAX_ID_ATTEMPTS } from "./open-signing-link";
 import { resolveSigningLink } from "./resolve-signing-link";

@@ -3,7 +3,7 @@ import type { AcceptedPdf } from "@/lib/pdf/accept-pdf";
 import { readStampImage, type StampImage } from "@/lib/stamp/read-stamp-image";
 import { stampDimensions } from "@/lib/stamp/draw-stamp";
 import type { SignPdfFields } from "./schemas";
-import { toAppError } from "./to-app-error";
+import { toAppError } from "@/lib/engine-errors";
 import { timed } from "@/lib/runtime/request-timing";
 
 export type StampPlacement = {

@@ -8,7 +8,7 @@ import { buildStampContent } from "@/lib/stamp/build-stamp-content";
 import { signatureTimestampFrom, type TimeStamper } from "@/lib/certificates/time-stamp-authority";
 import type { SignPdfFields } from "./schemas";
 import type { SigningPlan } from "./plan-stamp-signature";
-import { toAppError } from "./to-app-error";
+import { toAppError } from "@/lib/engine-errors";
 import { timed } from "@/lib/runtime/request-timing";
 
 export type StampSigningContext = {

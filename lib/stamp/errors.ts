@@ -2,7 +2,7 @@ export type StampErrorCode = "INVALID_IMAGE" | "IMAGE_NOT_PORTRAIT" | "INVALID_Q
 
 /**
  * Expected failure while reading the stamp image or building the stamp. The name is matched by
- * lib/stamp-signing/to-app-error.ts, which turns it into an AppError for the `image` or `qr_text` field.
+ * lib/engine-errors.ts, which turns it into an AppError for the `image` or `qr_text` field.
  */
 export class StampError extends Error {
   readonly code: StampErrorCode;
