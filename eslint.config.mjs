@@ -3,6 +3,7 @@
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypeScript from "eslint-config-next/typescript";
+import { importBoundaryZones } from "./scripts/import-layers.mjs";
 
 export default defineConfig([
   ...nextVitals,
@@ -20,5 +21,13 @@ export default defineConfig([
       "@typescript-eslint/ban-ts-comment": ["error", { "ts-expect-error": "allow-with-description" }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
     },
+  },
+  {
+    // the layers of docs/architecture.md: a lower layer never imports a higher one (import cycles,
+    // type-only ones included, are found by scripts/import-graph.test.ts, which eslint's no-cycle misses)
+    // Tests and their helpers (testing/) may reach up: a PDF engine test checks its output with the verifier.
+    files: ["**/*.{ts,tsx,mts,mjs,js}"],
+    ignores: ["**/*.test.ts", "**/*.spec.ts", "**/testing/**", "e2e/**", "bench/**", "scripts/**"],
+    rules: { "import/no-restricted-paths": ["error", { zones: importBoundaryZones() }] },
   },
 ]);

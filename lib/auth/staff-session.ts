@@ -4,7 +4,7 @@ import { z } from "zod";
 import { getServices } from "@/lib/runtime/services";
 import { recordStaffLogin } from "@/lib/audit/record-staff-login";
 import { authenticateStaff } from "./authenticate-staff";
-import { clientAddress } from "@/lib/http/client-address";
+import { clientAddress } from "@/lib/config/client-address";
 import { RateLimitedError } from "./throttle-logins";
 import { openStaffSession, revokeStaffSession } from "./staff-sessions";
 import { logError } from "@/lib/runtime/log";

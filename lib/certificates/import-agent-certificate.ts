@@ -1,7 +1,7 @@
 import type { Db } from "@/db/client";
 import { AppError, isAppError } from "@/lib/errors";
 import { cpuPool } from "@/lib/runtime/process-pools";
-import type { PkiTasks } from "@/lib/pki/pki-tasks";
+import type { CertificateTasks } from "./certificate-tasks";
 import { isPkiError } from "@/lib/pki/errors";
 import { readX509Certificate } from "@/lib/pki/x509-provider";
 import type { PkiSettings } from "./load-platform-pki";
@@ -15,7 +15,7 @@ export async function importAgentCertificate(input: { organizationId: string; p1
   if (!input.p12?.length) throw new AppError("VALIDATION", "p12_file es obligatorio", "p12_file");
   let imported;
   try {
-    imported = await cpuPool<PkiTasks>().run("import-pkcs12", { bytes: input.p12, password: input.password });
+    imported = await cpuPool<CertificateTasks>().run("import-pkcs12", { bytes: input.p12, password: input.password });
   } catch (error) {
     if (isPkiError(error, "WRONG_PKCS12_PASSWORD")) throw new AppError("VALIDATION", "contraseña del PKCS#12 incorrecta", "p12_password");
     if (isPkiError(error)) throw new AppError("VALIDATION", `PKCS#12 inválido: ${error.message}`, "p12_file");

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseTrustedProxies } from "@/lib/http/client-address";
+import { parseTrustedProxies } from "@/lib/config/client-address";
 
 const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
@@ -85,7 +85,7 @@ export const ZEnv = z.object({
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(["debug", "info", "warn", "error"]).default("info")),
   // bearer token of GET /api/metrics; unset, the endpoint does not exist (404)
   METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().regex(/^[\x21-\x7e]{24,256}$/, "must be 24 to 256 printable characters without spaces (use `openssl rand -hex 32`)").optional()),
-  // reverse proxies whose X-Forwarded-For is believed (lib/http/client-address.ts); none by default
+  // reverse proxies whose X-Forwarded-For is believed (lib/config/client-address.ts); none by default
   TRUSTED_PROXIES: z.preprocess(
     emptyAsUndefined,
     z

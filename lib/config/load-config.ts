@@ -3,7 +3,7 @@ import { isMainThread } from "node:worker_threads";
 import path from "node:path";
 import crypto from "node:crypto";
 import { ZEnv, describeEnvErrors, type Env } from "./env-schema";
-import { parseTrustedProxies, type TrustedProxies } from "@/lib/http/client-address";
+import { parseTrustedProxies, type TrustedProxies } from "@/lib/config/client-address";
 
 export type AppConfig = Env & {
   dataDir: string;

@@ -8,7 +8,7 @@ import { sha256Hex } from "@/lib/crypto/derive-key";
 import { AppError } from "@/lib/errors";
 import type { UploadedFile } from "@/lib/http/parse-multipart";
 import { inspectUploadedPdfs } from "./inspect-uploaded-pdfs";
-import { acceptPdfInPool } from "@/lib/pdf/accept-pdf-in-pool";
+import { acceptPdfInPool } from "@/lib/verification/accept-pdf-in-pool";
 import { issueSigningLinks, linksMessage } from "./issue-signing-links";
 import type { LinkSettings } from "./link-token";
 import { planStampPositions } from "./plan-stamp-positions";

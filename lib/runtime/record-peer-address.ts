@@ -1,7 +1,7 @@
 import diagnosticsChannel from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
-import { PEER_ADDRESS_HEADER } from "@/lib/http/client-address";
+import { PEER_ADDRESS_HEADER } from "@/lib/config/client-address";
 
 type RequestStart = { request: IncomingMessage; socket: Socket };
 
@@ -11,7 +11,7 @@ const installed = Symbol.for("firmaviva.peer-address-recorder");
  * Next hands route handlers, server actions and next-auth a copy of the request headers but never
  * the socket. Node publishes every incoming request on this channel before the server sees it, so
  * the socket's peer is written into our own header there, replacing whatever a client put in it:
- * the one address a client cannot choose (lib/http/client-address.ts).
+ * the one address a client cannot choose (lib/config/client-address.ts).
  */
 export function recordPeerAddresses(): void {
   const registry = globalThis as { [installed]?: boolean };

@@ -2,9 +2,7 @@ import type { CpuTaskImplementations } from "@/lib/runtime/cpu-task";
 import { diagnosticTaskImplementations, diagnosticTasks } from "@/lib/runtime/diagnostic-tasks";
 import { acceptPdf } from "@/lib/pdf/accept-pdf";
 import { repairPdf } from "@/lib/pdf/repair-pdf";
-import { pdfTasks } from "@/lib/pdf/pdf-tasks";
 import { importPkcs12 } from "@/lib/pki/import-pkcs12";
-import { pkiTasks } from "@/lib/pki/pki-tasks";
 import { planAndProduceStampedPdf } from "@/lib/stamp-signing/plan-and-produce-stamped-pdf";
 import { stampSigningTasks } from "@/lib/stamp-signing/stamp-signing-tasks";
 import { judgeFacialTry } from "@/lib/signers/judge-facial-try";
@@ -20,8 +18,6 @@ import { certificateTasks } from "@/lib/certificates/certificate-tasks";
 /** Every task contract the domains declare: what the pools may be asked to run. */
 export const cpuTaskContracts = {
   ...diagnosticTasks,
-  ...pdfTasks,
-  ...pkiTasks,
   ...stampSigningTasks,
   ...signerTasks,
   ...verificationTasks,

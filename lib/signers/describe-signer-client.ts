@@ -1,4 +1,4 @@
-import { clientAddress, type TrustedProxies } from "@/lib/http/client-address";
+import { clientAddress, type TrustedProxies } from "@/lib/config/client-address";
 
 /** The device a signer acted from, as the evidence records it. */
 export type SignerClient = { address: string; userAgent: string };

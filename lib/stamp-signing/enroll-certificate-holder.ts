@@ -7,7 +7,7 @@ import { isUniqueViolation } from "@/db/is-unique-violation";
 import { encryptWithPin } from "@/lib/pki/encrypt-private-key";
 import { issueHolderCertificate } from "@/lib/pki/issue-certificate";
 import { cpuPool } from "@/lib/runtime/process-pools";
-import type { PkiTasks } from "@/lib/pki/pki-tasks";
+import type { CertificateTasks } from "@/lib/certificates/certificate-tasks";
 import { isPkiError } from "@/lib/pki/errors";
 import { crlBaseUrl, loadPlatformPki, type PkiSettings } from "@/lib/certificates/load-platform-pki";
 import { storeCertificate } from "@/lib/certificates/store-certificate";
@@ -40,7 +40,7 @@ export async function enrollCertificateHolder(
   if (input.source === "pkcs12") {
     if (!input.p12) throw new AppError("VALIDATION", "p12_file es obligatorio para source pkcs12", "p12_file");
     try {
-      ({ certificateDer, pkcs8, chainDer } = await cpuPool<PkiTasks>().run("import-pkcs12", { bytes: input.p12, password: input.p12_password ?? "" }));
+      ({ certificateDer, pkcs8, chainDer } = await cpuPool<CertificateTasks>().run("import-pkcs12", { bytes: input.p12, password: input.p12_password ?? "" }));
       // the root is kept (validation data of a certificate it issued directly); prepareCmsSigner keeps it out of the CMS
     } catch (error) {
       if (isPkiError(error)) throw new AppError("VALIDATION", error.code === "WRONG_PKCS12_PASSWORD" ? "contraseña del PKCS#12 incorrecta" : `PKCS#12 inválido: ${error.message}`, error.code === "WRONG_PKCS12_PASSWORD" ? "p12_password" : "p12_file");

@@ -14,7 +14,7 @@ import type { PadesLevel } from "@/lib/verification/verification-report";
 import type { SignPdfFields } from "./schemas";
 import { planStampSignature } from "./plan-stamp-signature";
 import { signStampNow } from "./sign-stamp-now";
-import { acceptPdfInPool } from "@/lib/pdf/accept-pdf-in-pool";
+import { acceptPdfInPool } from "@/lib/verification/accept-pdf-in-pool";
 import { resolveStampSigner } from "./resolve-stamp-signer";
 import { generateTxToken } from "./generate-tx-token";
 import { timed } from "@/lib/runtime/request-timing";

@@ -2,7 +2,7 @@
 
 import { headers } from "next/headers";
 import { changeStaffPassword } from "@/lib/auth/change-staff-password";
-import { clientAddress } from "@/lib/http/client-address";
+import { clientAddress } from "@/lib/config/client-address";
 import { currentStaff } from "@/lib/auth/require-staff";
 import type { ActionResult } from "@/lib/auth/run-staff-action";
 import { isAppError } from "@/lib/errors";

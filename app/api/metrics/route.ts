@@ -2,7 +2,7 @@ import { withPublic } from "@/lib/http/with-api-auth";
 import { readAuthorization } from "@/lib/http/parse-input";
 import { AppError } from "@/lib/errors";
 import { isMetricsToken } from "@/lib/metrics/is-metrics-token";
-import { renderMetrics } from "@/lib/metrics/render-metrics";
+import { renderMetrics } from "@/lib/runtime/render-metrics";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@ import { withPublic } from "@/lib/http/with-api-auth";
 import { parseMultipart } from "@/lib/http/parse-multipart";
 import { verifyUploadedPdf } from "@/lib/verification/verify-uploaded-pdf";
 import { publicVerificationLimit } from "@/lib/verification/public-verification-limit";
-import { clientAddress } from "@/lib/http/client-address";
+import { clientAddress } from "@/lib/config/client-address";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { withPublic } from "@/lib/http/with-api-auth";
-import { clientAddress } from "@/lib/http/client-address";
+import { clientAddress } from "@/lib/config/client-address";
 import { parseJsonBody } from "@/lib/http/parse-input";
 import { issueProcessToken, ZProcessLogin } from "@/lib/auth/issue-process-token";
 import { AppError, isAppError } from "@/lib/errors";

@@ -1,5 +1,5 @@
 import { withPublic } from "@/lib/http/with-api-auth";
-import { clientAddress } from "@/lib/http/client-address";
+import { clientAddress } from "@/lib/config/client-address";
 import { parseJsonBody } from "@/lib/http/parse-input";
 import { issueStampToken } from "@/lib/auth/issue-stamp-token";
 import { ZStampTokenRequest } from "@/lib/auth/schemas";

@@ -1,8 +1,8 @@
 import { and, count, inArray, lte, min } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { outbox } from "@/db/schema";
-import { cpuPool, facePool } from "@/lib/runtime/process-pools";
-import { metrics } from "./metrics";
+import { cpuPool, facePool } from "./process-pools";
+import { metrics } from "@/lib/metrics/metrics";
 
 /** The Prometheus text exposition: counters kept as things happen, plus what is read at scrape time. */
 export async function renderMetrics(db: Db): Promise<{ contentType: string; body: string }> {
