@@ -1,4 +1,4 @@
-// Prints the figures of the import graph: `npx tsx scripts/count-imports.ts` (issue 28's before/after).
+// Prints the figures of the import graph: `npm run imports:count` (issue 28's before/after).
 import path from "node:path";
 import { cyclesOf, layering, libFolderGraph, readImportGraph } from "./import-graph";
 
@@ -9,8 +9,8 @@ const folderCycles = cyclesOf(folders);
 const fileCycles = cyclesOf(files);
 const { arrows, upward, layers } = layering(folders);
 console.log(`lib folders: ${folders.size}, arrows between them: ${arrows}`);
-console.log(`upward arrows (inside a folder cycle): ${upward}`);
+console.log(`upward arrows (against the best order found of the folders): ${upward}`);
 console.log(`folders in a cycle: ${folderCycles.reduce((n, c) => n + c.length, 0)} (${folderCycles.map((c) => c.length).join(", ") || "none"})`);
-console.log(`layers (longest chain, each cycle once): ${layers}`);
+console.log(`layers (longest chain of downward arrows): ${layers}`);
 console.log(`file cycles (type-only imports included): ${fileCycles.length}`);
 for (const cycle of fileCycles) console.log(`  ${cycle.sort().join(" ")}`);
