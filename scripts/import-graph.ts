@@ -133,8 +133,13 @@ export function layering(graph: ImportGraph): { arrows: number; upward: number; 
     while (changed) {
       changed = false;
       for (const node of [...left].sort()) {
-        if (![...out.get(node)!].some((t) => left.has(t))) (bottom.unshift(node), take(node), (changed = true));
-        else if (![...into.get(node)!].some((f) => left.has(f))) (top.push(node), take(node), (changed = true));
+        const sink = ![...out.get(node)!].some((t) => left.has(t));
+        const source = !sink && ![...into.get(node)!].some((f) => left.has(f));
+        if (!sink && !source) continue;
+        if (sink) bottom.unshift(node);
+        else top.push(node);
+        take(node);
+        changed = true;
       }
     }
     if (!left.size) break;
