@@ -4,6 +4,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
+import { findPostgresBin, startPostgresCluster } from "@/e2e/fixtures/postgres";
 import { nextTsaSerialNumber, serialBlock, TSA_SERIAL_BLOCK_SIZE } from "./reserve-tsa-serial-numbers";
 
 let db: Db;
@@ -54,4 +55,29 @@ describe("TSA serial numbers reserved in blocks", () => {
     expect(next).toBeGreaterThan(serials.at(-1)!);
     expect(await sequenceLastValue()).toBe(before + 2n * BigInt(TSA_SERIAL_BLOCK_SIZE));
   });
+});
+
+describe.skipIf(!findPostgresBin("initdb"))("TSA serial numbers on PostgreSQL", () => {
+  it("two servers sharing one database (two connection pools) never hand out the same serial, before or after a restart", async () => {
+    const cluster = await startPostgresCluster();
+    try {
+      const first = await openDatabase({ databaseUrl: cluster.adminUrl, dataDir: dir });
+      const second = await openDatabase({ databaseUrl: cluster.adminUrl, dataDir: dir });
+      try {
+        const serials = await Promise.all(Array.from({ length: 600 }, (_, i) => nextTsaSerialNumber(i % 2 ? first.db : second.db)));
+        const restarted = await openDatabase({ databaseUrl: cluster.adminUrl, dataDir: dir });
+        try {
+          serials.push(...(await Promise.all(Array.from({ length: 300 }, () => nextTsaSerialNumber(restarted.db)))));
+        } finally {
+          await restarted.close();
+        }
+        expect(new Set(serials.map(String)).size).toBe(serials.length);
+      } finally {
+        await first.close();
+        await second.close();
+      }
+    } finally {
+      cluster.stop();
+    }
+  }, 120_000);
 });
