@@ -2,14 +2,16 @@
 // the stamp API on the real built server. Prints figures; asserts nothing about speed. It exits
 // non-zero only when a request fails or a sampled output fails /work/shared/tools/validate-pdf.
 // Build first (`npx next build`); the server gets a fresh DATA_DIR. On PostgreSQL:
-// `npx tsx bench/on-postgres.ts bench/api.ts`. `--large` adds the ~50 MB signPDF over HTTP.
+// `npx tsx bench/on-postgres.ts bench/api.ts`. `--large` adds the ~50 MB signPDF over HTTP;
+// `--time-stamps` measures only /api/health, signTimeStamp and /api/tsa (a quick run for the TSA path).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import { startTestServer, type TestServer } from "../e2e/fixtures/start-test-server";
 import { StampApiClient, fixture } from "../e2e/fixtures/stamp-api-client";
-import { opensslTsQuery, validatePdf } from "../e2e/fixtures/independent-validators";
+import { opensslTsQuery, validatePdf, validateTsr } from "../e2e/fixtures/independent-validators";
+import { readTimeStampResponse } from "../lib/tsa/read-time-stamp-response";
 import { cpuMs, peakRssMb, resetPeakRss, rssMb, serverPid } from "./server-process";
 import { ensureLargeInput } from "./large-input";
 
@@ -106,14 +108,16 @@ async function main() {
     const signStamped = () => api.signPdf(stamped, { pdf, image });
     const signTimeStamp = () => api.postForm("/api/v2/signTimeStamp", {}, { tsq_file: tsq });
     const tsa = () => fetch(`${server.baseUrl}/api/tsa`, { method: "POST", headers: { "content-type": "application/timestamp-query" }, body: Buffer.from(tsq) });
+    const timeStampsOnly = process.argv.includes("--time-stamps");
     // warm-up: first requests compile routes, load keys and start the workers
-    await load(server, "warm-up", 2, 10, signStamped);
-    await load(server, "warm-up", 2, 10, signPlain);
+    if (!timeStampsOnly) await load(server, "warm-up", 2, 10, signStamped);
+    if (!timeStampsOnly) await load(server, "warm-up", 2, 10, signPlain);
     await load(server, "warm-up", 2, 20, signTimeStamp);
     await load(server, "warm-up", 2, 20, tsa);
     await load(server, "warm-up", 2, 20, health);
 
     const samples: { name: string; pdf: Uint8Array }[] = [];
+    if (timeStampsOnly) return await timeStampFigures(server, database, { health, signTimeStamp, tsa }, { tsq, caPem });
     const c1 = [
       await load(server, "/api/health c=1", 1, 200, health),
       await load(server, "signPDF binary, no image c=1", 1, 60, signPlain, sampler("plain c=1", samples)),
@@ -154,6 +158,31 @@ async function main() {
     console.error(`\nFAILED:\n${failures.join("\n")}`);
     process.exitCode = 1;
   }
+}
+
+/** `--time-stamps`: the TSA path alone; every serial compared, the first and every 100th .tsr checked by validate-tsr. */
+async function timeStampFigures(server: TestServer, database: string, calls: Record<"health" | "signTimeStamp" | "tsa", () => Promise<Response>>, check: { tsq: Uint8Array; caPem: string }) {
+  const replies: Uint8Array[] = [];
+  const keep = (body: Uint8Array) => replies.push(Buffer.from(JSON.parse(Buffer.from(body).toString()).tsr_file, "base64"));
+  const figures = [
+    await load(server, "/api/health c=1", 1, 200, calls.health),
+    await load(server, "signTimeStamp c=1", 1, 200, calls.signTimeStamp, keep),
+    await load(server, "/api/health c=8", 8, 2000, calls.health),
+    await load(server, "signTimeStamp c=8", 8, 1600, calls.signTimeStamp, keep),
+    await load(server, "POST /api/tsa c=8", 8, 1600, calls.tsa),
+  ];
+  const serials = new Set(replies.map((reply) => String(readTimeStampResponse(reply).tstInfo?.serialNumber)));
+  if (serials.size !== replies.length) failures.push(`signTimeStamp: ${replies.length - serials.size} repeated serial numbers`);
+  let validated = 0;
+  for (let i = 0; i < replies.length; i += 100, validated++) {
+    const result = validateTsr(replies[i], check.tsq, check.caPem);
+    if (!result.pass) failures.push(`validate-tsr FAIL on .tsr #${i}:\n${result.output.slice(0, 2000)}`);
+  }
+  const lines = [`time-stamps on ${database}, ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`, ""];
+  for (const f of figures) lines.push(row(f));
+  lines.push("", "per-stage breakdown (Server-Timing):", ...breakdown([figures[1], figures[3], figures[4]]));
+  lines.push("", `${replies.length} .tsr, ${serials.size} distinct serial numbers; validate-tsr run on ${validated} of them (failures below if any)`);
+  console.log(`\n${lines.join("\n")}`);
 }
 
 /** The ~50 MB file signed over HTTP, next to sha256sum of the same file in the same run, and the server's peak RSS. */

@@ -34,9 +34,10 @@ async function main() {
   const pdf = fixture("pdfs/valid/libreoffice70-tiny.pdf");
   const image = fixture("images/portrait-413x531.jpg");
   const plain = { names: "José", last_names: "Pérez", person_id: "12345678", binary_resp: 1 };
+  const tsq = opensslTsQuery(pdf);
   const call =
     kind === "tsa"
-      ? () => api.postForm("/api/v2/signTimeStamp", {}, { tsq_file: opensslTsQuery(pdf) })
+      ? () => api.postForm("/api/v2/signTimeStamp", {}, { tsq_file: tsq })
       : () => api.signPdf(kind === "stamped" ? { ...plain, page: 1, position_x: 40, position_y: 40, qr_type: "auto" } : plain, kind === "stamped" ? { pdf, image } : { pdf });
   for (let i = 0; i < requests; i++) {
     const response = await call();

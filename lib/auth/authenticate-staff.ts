@@ -39,13 +39,33 @@ async function checkStaffPassword(email: string, password: string, db: Db): Prom
 /** Re-reads a staff identity (every request), so suspension and removal take effect at once. */
 export async function loadStaffIdentity(userId: string, db: Db): Promise<StaffIdentity | null> {
   const [row] = await db
-    .select({ user: users, organization: organizations })
+    .select(staffIdentityColumns)
     .from(users)
     .innerJoin(organizations, eq(users.organizationId, organizations.id))
     .where(eq(users.id, userId))
     .limit(1);
-  if (!row || row.user.disabledAt || row.organization.status !== "active") return null;
-  return toIdentity(row);
+  return row ? activeStaffIdentity(row) : null;
+}
+
+/** The columns a staff identity needs, for a select joining users and organizations (no password hash). */
+export const staffIdentityColumns = {
+  userId: users.id,
+  email: users.email,
+  role: users.role,
+  isPlatformAdmin: users.isPlatformAdmin,
+  disabledAt: users.disabledAt,
+  organizationId: organizations.id,
+  organizationDomain: organizations.domain,
+  organizationTimeZone: organizations.timeZone,
+  organizationStatus: organizations.status,
+};
+
+type StaffIdentityRow = StaffIdentity & { disabledAt: Date | null; organizationStatus: (typeof organizations.$inferSelect)["status"] };
+
+/** The identity of a row read with staffIdentityColumns, or null for a disabled user or a suspended organization. */
+export function activeStaffIdentity({ disabledAt, organizationStatus, ...identity }: StaffIdentityRow): StaffIdentity | null {
+  if (disabledAt || organizationStatus !== "active") return null;
+  return identity;
 }
 
 function toIdentity(row: { user: typeof users.$inferSelect; organization: typeof organizations.$inferSelect }): StaffIdentity {

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { createTimeStampToken } from "@/lib/tsa/create-time-stamp-token";
-import { respondToTimeStampRequest } from "@/lib/tsa/respond-to-time-stamp-request";
+import { answerTimeStampRequestDer, type TimeStampAnswer } from "@/lib/tsa/respond-to-time-stamp-request";
 import { requestExternalTimeStamp } from "@/lib/tsa/request-external-time-stamp";
 import { loadPlatformPki, type PkiSettings } from "./load-platform-pki";
+import { nextTsaSerialNumber } from "./reserve-tsa-serial-numbers";
 
 /** Our TSA policy, self-assigned under the UUID arc (ITU-T X.667), so it collides with nobody. */
 export const TSA_POLICY_OID = "2.25.15145431914026124862690729721513669873";
@@ -13,13 +13,6 @@ export const TSA_POLICY_OID = "2.25.15145431914026124862690729721513669873";
 export type TimeStamper = (digestSha256: Uint8Array) => Promise<Uint8Array>;
 
 export type TsaSettings = PkiSettings & { externalTsaUrl?: string; externalTsaToken?: string };
-
-/** Serial numbers come from a database sequence: unique and increasing across instances. */
-export async function nextTsaSerialNumber(db: Db): Promise<bigint> {
-  const result = await db.execute(sql`select nextval('tsa_serial_seq')::text as serial`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: { serial: string }[] }).rows) as { serial: string }[];
-  return BigInt(rows[0].serial);
-}
 
 /**
  * The time-stamp source chosen once from configuration: the built-in TSA, or an external RFC 3161
@@ -65,9 +58,9 @@ export function signatureTimestampFrom(timeStamper: TimeStamper) {
 }
 
 /** Answers a DER TimeStampReq with the built-in TSA (used by /api/tsa and signTimeStamp). */
-export async function answerTimeStampRequest(requestDer: Uint8Array, { db, settings }: { db: Db; settings: PkiSettings }): Promise<Uint8Array> {
+export async function answerTimeStampRequest(requestDer: Uint8Array, { db, settings }: { db: Db; settings: PkiSettings }): Promise<TimeStampAnswer> {
   const pki = await loadPlatformPki({ db, settings });
-  return respondToTimeStampRequest(requestDer, {
+  return answerTimeStampRequestDer(requestDer, {
     tsa: { certificateDer: pki.tsa.certificateDer, privateKey: pki.tsa.privateKey, chainDer: [pki.issuing.certificateDer] },
     policyOid: TSA_POLICY_OID,
     nextSerialNumber: () => nextTsaSerialNumber(db),

@@ -5,7 +5,6 @@ import { AppError } from "@/lib/errors";
 import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
 import { answerTimeStampRequest } from "@/lib/certificates/time-stamp-authority";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
-import { readTimeStampResponse } from "@/lib/tsa/read-time-stamp-response";
 import { generateTxToken } from "./generate-tx-token";
 import { timed } from "@/lib/runtime/request-timing";
 
@@ -15,12 +14,8 @@ const MAX_TSQ_BYTES = 64 * 1024;
 export async function signTimeStamp(input: { caller: StaffIdentity; tsq?: Uint8Array }, services: Services) {
   if (!input.tsq || input.tsq.length === 0) throw new AppError("VALIDATION", "tsq_file es obligatorio", "tsq_file");
   if (input.tsq.length > MAX_TSQ_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "tsq_file es demasiado grande", "tsq_file");
-  const tsr = await timed("tsa", () => answerTimeStampRequest(input.tsq!, { db: services.db, settings: pkiSettingsOf(services.config) }));
-  const response = readTimeStampResponse(tsr);
-  if (response.status !== 0) {
-    const reason = [...response.failures, ...response.statusText].join("; ") || "formato inválido";
-    throw new AppError("VALIDATION", `Solicitud de sello de tiempo rechazada: ${reason}`, "tsq_file");
-  }
+  const { reply: tsr, rejection } = await timed("tsa", () => answerTimeStampRequest(input.tsq!, { db: services.db, settings: pkiSettingsOf(services.config) }));
+  if (rejection) throw new AppError("VALIDATION", `Solicitud de sello de tiempo rechazada: ${rejection.failure}; ${rejection.reason}`, "tsq_file");
   const txToken = generateTxToken();
   await timed("database", () => services.db.insert(stampTransactions).values({
     organizationId: input.caller.organizationId,

@@ -67,13 +67,24 @@ function fitted(size: number, rows: StampLine[], truncated: boolean): FittedStam
  * costly (a fontkit layout), and the search over sizes measures the same strings again and again. */
 type WidthMeter = (font: PDFFont, text: string, size: number) => number;
 
+// Shared by every stamp of the process: labels, dates and the verification URL's prefix repeat from
+// one stamp to the next. Keyed by the font file's name (each stamp embeds its own subset, "ABCDEF+DejaVuSans").
+const widthsAtSizeOne = new Map<string, number>();
+const WIDTH_CACHE_LIMIT = 20_000;
+
 function widthMeter(): WidthMeter {
-  const widths = new Map<PDFFont, Map<string, number>>();
+  const fontNames = new Map<PDFFont, string>();
   return (font, text, size) => {
-    let ofFont = widths.get(font);
-    if (!ofFont) widths.set(font, (ofFont = new Map()));
-    let width = ofFont.get(text);
-    if (width === undefined) ofFont.set(text, (width = font.widthOfTextAtSize(text, 1)));
+    let fontName = fontNames.get(font);
+    if (fontName === undefined) fontNames.set(font, (fontName = font.name.replace(/^[A-Z]{6}\+/, "")));
+    const key = `${fontName}\u0000${text}`;
+    let width = widthsAtSizeOne.get(key);
+    if (width === undefined) {
+      width = font.widthOfTextAtSize(text, 1);
+      // bounded: signer data is client input; forgetting the oldest entry costs one more layout
+      if (widthsAtSizeOne.size >= WIDTH_CACHE_LIMIT) widthsAtSizeOne.delete(widthsAtSizeOne.keys().next().value!);
+      widthsAtSizeOne.set(key, width);
+    }
     return width * size;
   };
 }

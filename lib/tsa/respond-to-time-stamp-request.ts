@@ -18,13 +18,16 @@ export type TimeStampResponderOptions = {
 
 const pkiStatus = { granted: 0, rejection: 2 } as const;
 
-function rejection(failure: TimeStampFailure, reason: string): Uint8Array {
+/** The DER TimeStampResp, and why it is a rejection when it is one (so callers need not parse their own reply). */
+export type TimeStampAnswer = { reply: Uint8Array; rejection?: { failure: TimeStampFailure; reason: string } };
+
+function rejection(failure: TimeStampFailure, reason: string): TimeStampAnswer {
   const statusInfo = der.sequence(
     der.integer(pkiStatus.rejection),
     der.sequence(der.utf8String(reason)),
     der.namedBitString([timeStampFailureBits[failure]]),
   );
-  return der.sequence(statusInfo);
+  return { reply: der.sequence(statusInfo), rejection: { failure, reason } };
 }
 
 /**
@@ -33,6 +36,11 @@ function rejection(failure: TimeStampFailure, reason: string): Uint8Array {
  * logs them and answers 500 instead of hiding them in a systemFailure response.
  */
 export async function respondToTimeStampRequest(requestDer: Uint8Array, options: TimeStampResponderOptions): Promise<Uint8Array> {
+  return (await answerTimeStampRequestDer(requestDer, options)).reply;
+}
+
+/** respondToTimeStampRequest, with the rejection reason beside the reply. */
+export async function answerTimeStampRequestDer(requestDer: Uint8Array, options: TimeStampResponderOptions): Promise<TimeStampAnswer> {
   const parsed = parseTimeStampRequest(requestDer);
   if (!parsed.ok) return rejection(parsed.failure, parsed.reason);
   const { request } = parsed;
@@ -56,5 +64,5 @@ export async function respondToTimeStampRequest(requestDer: Uint8Array, options:
     accuracySeconds: options.accuracySeconds,
     includeTsaName: options.includeTsaName,
   });
-  return der.sequence(der.sequence(der.integer(pkiStatus.granted)), token);
+  return { reply: der.sequence(der.sequence(der.integer(pkiStatus.granted)), token) };
 }

@@ -18,6 +18,6 @@ export const POST = withPublic("json", async (request, { services }) => {
     throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Content-Type debe ser application/timestamp-query", "content-type");
   }
   const body = await readRequestBytes(request, MAX_REQUEST_BYTES);
-  const reply = await answerTimeStampRequest(body, { db: services.db, settings: pkiSettingsOf(services.config) });
+  const { reply } = await answerTimeStampRequest(body, { db: services.db, settings: pkiSettingsOf(services.config) });
   return new Response(Buffer.from(reply), { headers: { "content-type": "application/timestamp-reply" } });
 });

@@ -1,0 +1,45 @@
+// `npx tsx bench/draw-stamp-quick.ts`: CPU of drawing one stamp (image + QR + text) in its scratch
+// document (the server then copies it into the signed file), in this process, without the server. Prints figures only.
+import { readFileSync } from "node:fs";
+import type { StampData } from "@/lib/stamp/build-stamp-content";
+import { drawStamp } from "@/lib/stamp/draw-stamp";
+import { readStampImage } from "@/lib/stamp/read-stamp-image";
+
+const data: StampData = {
+  names: "María José",
+  lastNames: "Núñez Güemes",
+  personIdType: "DNI",
+  personId: "45678912",
+  nationality: "PER",
+  email: "maria.jose.nunez@example.com",
+  signType: "otp",
+  txToken: "AbCdEfGhIj0123456789",
+  signedAt: new Date("2026-11-23T00:46:04Z"),
+  environment: "quality",
+  verifyUrl: "https://firma.example.com/verificar/AbCdEfGhIj0123456789",
+};
+
+async function main() {
+  const image = readStampImage(readFileSync("/work/shared/fixtures/images/portrait-413x531.jpg"), "portrait-413x531.jpg");
+  // every stamp has its own signer, token and time, as in production
+  let count = 0;
+  const once = async () => {
+    const txToken = `AbCdEfGhIj${String(++count).padStart(10, "0")}`;
+    const signer = { ...data, names: `María José ${count}`, personId: String(40000000 + count), txToken, signedAt: new Date(Date.UTC(2026, 10, 23, 0, 0, count)), verifyUrl: `https://firma.example.com/verificar/${txToken}` };
+    const stamp = await drawStamp({ data: signer, image, qr: { text: signer.verifyUrl }, size: 1 });
+    return stamp.document.context.enumerateIndirectObjects().length;
+  };
+  for (let i = 0; i < 20; i++) await once();
+  const n = 200;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  let objects = 0;
+  for (let i = 0; i < n; i++) objects = await once();
+  const cpu = process.cpuUsage(cpu0);
+  console.log(`drawStamp, image + QR: ${((performance.now() - t0) / n).toFixed(2)} ms wall, ${((cpu.user + cpu.system) / 1000 / n).toFixed(2)} ms CPU per stamp, ${objects} objects`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
