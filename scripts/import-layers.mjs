@@ -6,7 +6,7 @@ import path from "node:path";
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 
 /** Engines and plain building blocks: no knowledge of requests, the database's rows of a domain, or the pools. */
-export const FOUNDATION = ["lib/errors.ts", "lib/engine-errors.ts", "lib/crypto", "lib/images", "lib/blob-store", "lib/pdf", "lib/pki", "lib/tsa", "lib/faces", "lib/id-documents", "lib/config", "lib/metrics"];
+export const FOUNDATION = ["lib/errors.ts", "lib/engine-errors.ts", "lib/crypto", "lib/images", "lib/blob-store", "lib/pdf", "lib/pki", "lib/tsa", "lib/faces", "lib/id-documents", "lib/config", "lib/metrics", "lib/process-wide"];
 /** Infrastructure: the worker pools, fair queue, timing, logging, request context, process-wide services. */
 export const RUNTIME = ["lib/runtime"];
 /** The composition root: the worker's task table, job handlers, server start, background work. */

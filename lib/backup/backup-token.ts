@@ -1,5 +1,5 @@
-import crypto from "node:crypto";
 import { deriveKey } from "@/lib/crypto/derive-key";
+import { secretsMatch } from "@/lib/crypto/secrets-match";
 
 /**
  * The admin channel's bearer token: derived from SECRET_KEY, so only someone who can read the
@@ -11,7 +11,5 @@ export function backupToken(secretKey: Uint8Array): string {
 
 /** Constant-time: the comparison takes as long whatever the presented token shares with the real one. */
 export function isBackupToken(presented: string, secretKey: Uint8Array): boolean {
-  const expected = crypto.createHash("sha256").update(backupToken(secretKey)).digest();
-  const given = crypto.createHash("sha256").update(presented).digest();
-  return crypto.timingSafeEqual(expected, given);
+  return secretsMatch(presented, backupToken(secretKey));
 }

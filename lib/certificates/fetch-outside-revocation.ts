@@ -4,16 +4,16 @@ import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
 import { revocationPool } from "@/lib/runtime/process-pools";
 import type { CertificateTasks } from "./certificate-tasks";
 import type { OutsideCrlCheck } from "./check-outside-crl";
+import { forgetProcessSingleton, processSingleton } from "@/lib/process-wide/singleton";
 
 /** One deadline for every fetch of a chain, which all run at once. */
 const DEADLINE_MS = 10_000;
 const MAX_CRL_BYTES = 10 * 1024 * 1024;
 /** The cache holds at most this many bytes of CRLs, whatever their number. */
 const MAX_CACHED_BYTES = 32 * 1024 * 1024;
-const CACHE = Symbol.for("firmaviva.outside-crls");
+const CACHE = "firmaviva.outside-crls";
 type Cached = { crlDer: Uint8Array; nextUpdate: number };
 type Cache = { entries: Map<string, Cached>; bytes: number };
-type Holder = { [CACHE]?: Cache };
 
 export type OutsideRevocation = {
   crls: Uint8Array[];
@@ -97,7 +97,7 @@ async function usableCrl(
 }
 
 function cache(): Cache {
-  return ((globalThis as Holder)[CACHE] ??= { entries: new Map(), bytes: 0 });
+  return processSingleton<Cache>(CACHE, () => ({ entries: new Map(), bytes: 0 }));
 }
 
 function cachedCrl(key: string, now: Date): Uint8Array | undefined {
@@ -140,5 +140,5 @@ export function outsideCrlCacheContents(): { keys: string[]; bytes: number; sha2
 
 /** Empties the cache (tests). */
 export function forgetOutsideCrls(): void {
-  delete (globalThis as Holder)[CACHE];
+  forgetProcessSingleton(CACHE);
 }

@@ -8,9 +8,8 @@ import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import { crlBaseUrl, loadPlatformPki, type PkiSettings } from "./load-platform-pki";
 import { keyAad, lockPkiCreation, splitDer, storeCertificate } from "./store-certificate";
 import { tokenKeyMaker, tokenKeyOfRow } from "./platform-token";
+import { processSingleton } from "@/lib/process-wide/singleton";
 
-const CACHE = Symbol.for("firmaviva.agent-signers");
-type Holder = { [CACHE]?: Map<string, { rowId: string; signer: CmsSignerInput }> };
 
 /**
  * The organization's "agente" certificate: an imported PKCS#12 when there is one, otherwise a
@@ -19,9 +18,8 @@ type Holder = { [CACHE]?: Map<string, { rowId: string; signer: CmsSignerInput }>
  */
 export async function loadAgentSigner(organizationId: string, { db, settings }: { db: Db; settings: PkiSettings }): Promise<CmsSignerInput> {
   const row = (await latestAgentRow(organizationId, db, settings)) ?? (await issueAgentRow(organizationId, db, settings));
-  const holder = globalThis as Holder;
-  holder[CACHE] ??= new Map();
-  const cached = holder[CACHE].get(organizationId);
+  const cache = processSingleton("firmaviva.agent-signers", () => new Map<string, { rowId: string; signer: CmsSignerInput }>());
+  const cached = cache.get(organizationId);
   if (cached?.rowId === row.id) return cached.signer;
   const privateKey = row.privateKeyLabel
     ? tokenKeyOfRow(settings.token, { purpose: "agent", privateKeyLabel: row.privateKeyLabel })
@@ -31,7 +29,7 @@ export async function loadAgentSigner(organizationId: string, { db, settings }: 
     privateKey,
     chainDer: splitDer(row.chainDer ? new Uint8Array(row.chainDer) : null),
   };
-  holder[CACHE].set(organizationId, { rowId: row.id, signer });
+  cache.set(organizationId, { rowId: row.id, signer });
   return signer;
 }
 

@@ -7,6 +7,7 @@ import { loadIssuedCertificate, type CertificateWithKey } from "@/lib/pki/issued
 import type { Pkcs11Token } from "@/lib/pki/pkcs11-token";
 import { tokenKeyMaker, tokenKeyOfRow } from "./platform-token";
 import { keyAad, lockPkiCreation, storeCertificate, type CertificatePurpose } from "./store-certificate";
+import { processSingleton } from "@/lib/process-wide/singleton";
 
 export type PlatformPki = {
   environment: "quality" | "production";
@@ -27,8 +28,6 @@ export type PkiSettings = {
 
 export const crlBaseUrl = (publicUrl: string) => `${publicUrl}/api/pki/crl`;
 
-const CACHE = Symbol.for("firmaviva.platform-pki");
-type Holder = { [CACHE]?: Map<string, Promise<PlatformPki>> };
 
 /**
  * The built-in root CA, issuing CA and TSA certificate for this environment, generated on first
@@ -36,15 +35,14 @@ type Holder = { [CACHE]?: Map<string, Promise<PlatformPki>> };
  * row names the key). Rows of either kind keep working whatever the setting. Cached per process.
  */
 export function loadPlatformPki({ db, settings }: { db: Db; settings: PkiSettings }): Promise<PlatformPki> {
-  const holder = globalThis as Holder;
-  holder[CACHE] ??= new Map();
-  const cached = holder[CACHE].get(settings.environment);
+  const cache = processSingleton("firmaviva.platform-pki", () => new Map<string, Promise<PlatformPki>>());
+  const cached = cache.get(settings.environment);
   if (cached) return cached;
   const loading = loadOrCreate(db, settings).catch((error) => {
-    holder[CACHE]!.delete(settings.environment);
+    cache.delete(settings.environment);
     throw error;
   });
-  holder[CACHE].set(settings.environment, loading);
+  cache.set(settings.environment, loading);
   return loading;
 }
 

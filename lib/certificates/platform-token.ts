@@ -3,9 +3,10 @@ import { ConfigError, type AppConfig } from "@/lib/config";
 import type { TokenKeyMaker } from "@/lib/pki/issued-certificate";
 import { openPkcs11Token, TokenSetupError, type Pkcs11Token } from "@/lib/pki/pkcs11-token";
 import { registerTokenSigning, type TokenKeyReference } from "@/lib/pki/signing-key";
+import { forgetProcessSingleton, processSingleton, processSlot } from "@/lib/process-wide/singleton";
 
-const TOKEN = Symbol.for("firmaviva.platform-token");
-type Holder = { [TOKEN]?: { token?: Pkcs11Token; opening: Promise<Pkcs11Token> } };
+const TOKEN = "firmaviva.platform-token";
+type OpeningToken = { token?: Pkcs11Token; opening: Promise<Pkcs11Token> };
 
 /**
  * Opens the PKCS#11 token named by PKCS11_MODULE / PKCS11_TOKEN_LABEL / PKCS11_PIN once per process,
@@ -13,31 +14,30 @@ type Holder = { [TOKEN]?: { token?: Pkcs11Token; opening: Promise<Pkcs11Token> }
  * From then on every signature with a token key in this process goes to it.
  */
 export async function openPlatformToken(config: AppConfig): Promise<Pkcs11Token | undefined> {
-  if (!config.PKCS11_MODULE) return undefined;
-  const holder = globalThis as Holder;
-  if (!holder[TOKEN]) {
-    const entry: NonNullable<Holder[typeof TOKEN]> = {
-      opening: openPkcs11Token({ modulePath: config.PKCS11_MODULE, tokenLabel: config.PKCS11_TOKEN_LABEL!, pin: config.PKCS11_PIN! }).then(
+  const modulePath = config.PKCS11_MODULE;
+  if (!modulePath) return undefined;
+  return processSingleton<OpeningToken>(TOKEN, () => {
+    const entry: OpeningToken = {
+      opening: openPkcs11Token({ modulePath, tokenLabel: config.PKCS11_TOKEN_LABEL!, pin: config.PKCS11_PIN! }).then(
         (token) => {
           entry.token = token;
           registerTokenSigning((label, data) => token.sign(label, data));
           return token;
         },
         (error: unknown) => {
-          delete holder[TOKEN];
+          forgetProcessSingleton(TOKEN);
           throw error instanceof TokenSetupError ? new ConfigError(error.message) : error;
         },
       ),
     };
-    holder[TOKEN] = entry;
-  }
-  return holder[TOKEN].opening;
+    return entry;
+  }).opening;
 }
 
 /** The token opened at start, or none when PKCS11_MODULE is unset. */
 export function platformToken(config: AppConfig): Pkcs11Token | undefined {
   if (!config.PKCS11_MODULE) return undefined;
-  const token = (globalThis as Holder)[TOKEN]?.token;
+  const token = processSlot<OpeningToken>(TOKEN).get()?.token;
   if (!token) throw new ConfigError("PKCS11_MODULE: the PKCS#11 token is not open yet (it opens when the server starts)");
   return token;
 }

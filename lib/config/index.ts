@@ -1,13 +1,9 @@
 import { loadConfig, type AppConfig } from "./load-config";
-
-const CONFIG = Symbol.for("firmaviva.config");
-type Holder = { [CONFIG]?: AppConfig };
+import { processSingleton } from "@/lib/process-wide/singleton";
 
 /** The validated configuration, loaded once per process (shared across Next.js bundles via globalThis). */
 export function config(): AppConfig {
-  const holder = globalThis as Holder;
-  holder[CONFIG] ??= loadConfig();
-  return holder[CONFIG];
+  return processSingleton("firmaviva.config", loadConfig);
 }
 
 export { ConfigError, type AppConfig } from "./load-config";

@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Config, Human, Result } from "@vladmandic/human";
 import type { DecodedImage } from "./decode-image";
+import { processSingletonLoad } from "@/lib/process-wide/singleton";
 
 /** One loaded Human instance on the tfjs WASM backend, with detection calls queued one at a time. */
 export interface FaceEngine {
@@ -14,9 +15,6 @@ export interface FaceEngine {
   loadMs: number;
 }
 
-const ENGINE_KEY = Symbol.for("firmaviva.faces.engine");
-type EngineSlot = { [ENGINE_KEY]?: Promise<FaceEngine> };
-
 /**
  * Loads @vladmandic/human once per process (lazily, on first use) with models and WASM binaries
  * read from node_modules, never from a CDN. Concurrent first calls share one load; a failed load is
@@ -24,12 +22,7 @@ type EngineSlot = { [ENGINE_KEY]?: Promise<FaceEngine> };
  * graphs reuse the same instance.
  */
 export function loadFaceEngine(): Promise<FaceEngine> {
-  const slot = globalThis as EngineSlot;
-  slot[ENGINE_KEY] ??= createEngine().catch((error: unknown) => {
-    delete slot[ENGINE_KEY];
-    throw error;
-  });
-  return slot[ENGINE_KEY];
+  return processSingletonLoad("firmaviva.faces.engine", createEngine);
 }
 
 /** Models every face check needs; body, hands, objects and segmentation are never loaded. */

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import type Tesseract from "tesseract.js";
+import { processSingletonLoad } from "@/lib/process-wide/singleton";
 
 /** Text read from one image, with each line's box (pixels of that image). */
 export type OcrLine = { text: string; confidence: number; box: { x0: number; y0: number; x1: number; y1: number } };
@@ -12,9 +13,6 @@ export interface OcrEngine {
   loadMs: number;
 }
 
-const ENGINE_KEY = Symbol.for("firmaviva.ocr.engine");
-type EngineSlot = { [ENGINE_KEY]?: Promise<OcrEngine> };
-
 /**
  * One tesseract.js worker per process, lazily, with the English LSTM data from
  * `@tesseract.js-data/eng` and the WASM core from `tesseract.js-core` in node_modules: nothing is
@@ -22,12 +20,7 @@ type EngineSlot = { [ENGINE_KEY]?: Promise<OcrEngine> };
  * Meant for the face worker thread (lib/runtime/process-pools.ts facePool): OCR takes seconds of CPU.
  */
 export function loadOcrEngine(): Promise<OcrEngine> {
-  const slot = globalThis as EngineSlot;
-  slot[ENGINE_KEY] ??= createEngine().catch((error: unknown) => {
-    delete slot[ENGINE_KEY];
-    throw error;
-  });
-  return slot[ENGINE_KEY];
+  return processSingletonLoad("firmaviva.ocr.engine", createEngine);
 }
 
 async function createEngine(): Promise<OcrEngine> {

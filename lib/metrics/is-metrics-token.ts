@@ -1,7 +1,6 @@
-import crypto from "node:crypto";
+import { secretsMatch } from "@/lib/crypto/secrets-match";
 
 /** Constant-time comparison of the presented bearer with METRICS_TOKEN (hashed first, so lengths never show). */
 export function isMetricsToken(presented: string | null, expected: string): boolean {
-  const digest = (value: string) => crypto.createHash("sha256").update(value).digest();
-  return crypto.timingSafeEqual(digest(presented ?? ""), digest(expected)) && presented !== null;
+  return secretsMatch(presented, expected);
 }

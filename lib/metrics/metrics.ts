@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { processSingleton } from "@/lib/process-wide/singleton";
 
 function createMetrics() {
   const registry = new Registry();
@@ -48,17 +49,13 @@ function createMetrics() {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-const METRICS = Symbol.for("firmaviva.metrics");
-
 /**
  * The process-wide registry. Next.js bundles each route apart, so it lives on globalThis like the
  * services; a second registry would report only what its own bundle counted. Worker threads have
  * their own globalThis: their work is counted by the main thread that hands it to them.
  */
 export function metrics(): Metrics {
-  const holder = globalThis as { [METRICS]?: Metrics };
-  holder[METRICS] ??= createMetrics();
-  return holder[METRICS];
+  return processSingleton("firmaviva.metrics", createMetrics);
 }
 
 // the segment after one of these is a route parameter (app/api/**/[id], [token], [file]...)

@@ -1,11 +1,11 @@
-const WAKE = Symbol.for("firmaviva.outbox.wake");
-type Holder = { [WAKE]?: () => void };
+import { processSlot } from "@/lib/process-wide/singleton";
+const wakeListener = processSlot<() => void>("firmaviva.outbox.wake");
 
 /** Lets request handlers nudge the in-process dispatcher instead of waiting for its next poll. */
 export function wakeDispatcher() {
-  (globalThis as Holder)[WAKE]?.();
+  wakeListener.get()?.();
 }
 
 export function onWake(listener: () => void) {
-  (globalThis as Holder)[WAKE] = listener;
+  wakeListener.set(listener);
 }

@@ -1,6 +1,6 @@
-import * as asn1js from "asn1js";
 import { createHmac, createPrivateKey, createPublicKey, type KeyObject, timingSafeEqual } from "node:crypto";
 import * as pkijs from "pkijs";
+import { octetStringContent } from "@/lib/pki/asn1-reading";
 import { decryptPkcs12Content } from "@/lib/pki/decrypt-pkcs12-content";
 import { PkiError } from "@/lib/pki/errors";
 import { oids } from "@/lib/pki/object-identifiers";
@@ -33,11 +33,7 @@ const invalid = (message: string) => new PkiError("INVALID_PKCS12", message);
 const wrongPassword = () => new PkiError("WRONG_PKCS12_PASSWORD", "Wrong PKCS#12 password");
 
 /** OCTET STRING contents, including BER constructed strings written by some exporters. */
-function octets(block: unknown): Uint8Array {
-  if (!(block instanceof asn1js.OctetString)) throw invalid("Expected an OCTET STRING");
-  if (!block.valueBlock.isConstructed) return new Uint8Array(block.valueBlock.valueHexView);
-  return Buffer.concat(block.valueBlock.value.map((part) => octets(part)));
-}
+const octets = (block: unknown) => octetStringContent(block, "OCTET STRING", () => invalid("Expected an OCTET STRING"));
 
 function verifyMac(mac: pkijs.MacData, authenticatedSafe: Uint8Array, password: string, budget: KdfBudget): void {
   const hash = macHashes[mac.mac.digestAlgorithm.algorithmId];

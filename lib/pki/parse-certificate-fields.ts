@@ -1,4 +1,5 @@
 import * as asn1js from "asn1js";
+import { childrenOf, isContextTag } from "@/lib/pki/asn1-reading";
 import { PkiError } from "@/lib/pki/errors";
 
 /** The encoded pieces of a certificate that CMS and ESS structures copy verbatim. */
@@ -13,13 +14,16 @@ export type CertificateFields = {
   subjectPublicKeyInfoDer: Uint8Array;
 };
 
+const malformed = () => new PkiError("INVALID_CERTIFICATE", "Malformed certificate");
+
 function children(block: asn1js.AsnType | undefined): asn1js.AsnType[] {
-  if (!(block instanceof asn1js.Sequence)) throw new PkiError("INVALID_CERTIFICATE", "Malformed certificate");
-  return block.valueBlock.value;
+  // a certificate and its TBSCertificate are SEQUENCEs: a SET or a tagged field in their place is malformed
+  if (!(block instanceof asn1js.Sequence)) throw malformed();
+  return childrenOf(block, "certificate", malformed);
 }
 
 function encoded(block: asn1js.AsnType | undefined): Uint8Array {
-  if (!block) throw new PkiError("INVALID_CERTIFICATE", "Malformed certificate");
+  if (!block) throw malformed();
   return new Uint8Array(block.valueBeforeDecodeView);
 }
 
@@ -31,7 +35,7 @@ export function parseCertificateFields(certificateDer: Uint8Array): CertificateF
   const tbs = children(children(parsed.result)[0]);
   // version is [0] EXPLICIT and absent for v1 certificates
   const first = tbs[0];
-  const offset = first && first.idBlock.tagClass === 3 && first.idBlock.tagNumber === 0 ? 1 : 0;
+  const offset = isContextTag(first, 0) ? 1 : 0;
   const serialNumber = tbs[offset];
   if (!(serialNumber instanceof asn1js.Integer)) throw new PkiError("INVALID_CERTIFICATE", "Malformed certificate serial number");
   return {

@@ -2,6 +2,7 @@ import * as asn1js from "asn1js";
 import { buildSignedData, encodeAttribute } from "@/lib/pki/build-signed-data";
 import { PkiError } from "@/lib/pki/errors";
 import { oids } from "@/lib/pki/object-identifiers";
+import { readSignedData } from "@/lib/pki/read-signed-data";
 import { type CmsSignerInput, type PreparedCmsSigner, prepareCmsSigner } from "@/lib/pki/prepare-cms-signer";
 
 export type SignCadesDetachedInput = {
@@ -44,27 +45,11 @@ export async function signCadesDetached(input: SignCadesDetachedInput): Promise<
   });
 }
 
-function elements(block: asn1js.AsnType | undefined): asn1js.AsnType[] {
-  if (!(block instanceof asn1js.Constructed) && !(block instanceof asn1js.Sequence) && !(block instanceof asn1js.Set)) {
-    throw new PkiError("INVALID_CMS", "Malformed CMS SignedData");
-  }
-  return block.valueBlock.value;
-}
-
 /** The signature value of the first SignerInfo: what a signature time-stamp must cover. */
 export function signatureValueOf(cmsDer: Uint8Array): Uint8Array {
-  const parsed = asn1js.fromBER(cmsDer);
-  if (parsed.result.error) throw new PkiError("INVALID_CMS", "The CMS is not valid DER");
-  const [contentType, content] = elements(parsed.result);
-  if (!(contentType instanceof asn1js.ObjectIdentifier) || contentType.valueBlock.toString() !== oids.signedData) {
-    throw new PkiError("INVALID_CMS", "Not a CMS SignedData");
+  try {
+    return readSignedData(cmsDer).signatureValue;
+  } catch (error) {
+    throw new PkiError("INVALID_CMS", `The CMS is unreadable: ${error instanceof Error ? error.message : "unknown structure"}`);
   }
-  const signedData = elements(elements(content)[0]);
-  const signerInfos = elements(signedData[signedData.length - 1]);
-  // sid may be a [0] SubjectKeyIdentifier, so take the first universal OCTET STRING: the signature
-  const signature = elements(signerInfos[0]).find(
-    (block): block is asn1js.OctetString => block instanceof asn1js.OctetString && block.idBlock.tagClass === 1,
-  );
-  if (!signature) throw new PkiError("INVALID_CMS", "The SignerInfo has no signature");
-  return new Uint8Array(signature.valueBlock.valueHexView);
 }

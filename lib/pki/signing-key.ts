@@ -1,5 +1,6 @@
 import { createPublicKey, KeyObject, sign } from "node:crypto";
 import { PkiError } from "@/lib/pki/errors";
+import { processSlot } from "@/lib/process-wide/singleton";
 
 /**
  * A private key that never leaves a PKCS#11 token, named by its label. Plain data, so it crosses to
@@ -24,17 +25,16 @@ export function isTokenKey(key: SigningKey): key is TokenKeyReference {
 /** Signs with a token key by label (SHA-256, DER ECDSA); set by the thread that can reach the token. */
 export type TokenSignFunction = (label: string, data: Uint8Array) => Promise<Uint8Array> | Uint8Array;
 
-const TOKEN_SIGN = Symbol.for("firmaviva.token-sign");
-type Holder = { [TOKEN_SIGN]?: TokenSignFunction };
+const tokenSigning = processSlot<TokenSignFunction>("firmaviva.token-sign");
 
 /** The main thread registers the open token; a pool worker registers a call back to the main thread. */
 export function registerTokenSigning(signWith: TokenSignFunction | undefined): void {
-  (globalThis as Holder)[TOKEN_SIGN] = signWith;
+  tokenSigning.set(signWith);
 }
 
 /** Signs with the token key `label` through whatever this thread registered (the pool answers workers with it). */
 export function signWithTokenKey(label: string, data: Uint8Array): Promise<Uint8Array> | Uint8Array {
-  const signWith = (globalThis as Holder)[TOKEN_SIGN];
+  const signWith = tokenSigning.get();
   if (!signWith) throw new PkiError("UNSUPPORTED_KEY", `The key ${label} is in a PKCS#11 token, and no token is open (PKCS11_MODULE)`);
   return signWith(label, data);
 }

@@ -1,15 +1,9 @@
-import crypto from "node:crypto";
-import { deriveKey } from "@/lib/crypto/derive-key";
+import { expiresAtSeconds, tokenMac, tokenMacMatches } from "@/lib/crypto/signed-token";
 
 /** Document download links in list and callback payloads live 120 s (decision 17). */
 export const DOCUMENT_LINK_SECONDS = 120;
 
-function signatureOf(secretKey: Uint8Array, organizationId: string, documentId: string, expires: number): string {
-  return crypto
-    .createHmac("sha256", deriveKey(secretKey, "document-links"))
-    .update(`${organizationId}.${documentId}.${expires}`)
-    .digest("base64url");
-}
+const payloadOf = (organizationId: string, documentId: string, expires: number) => `${organizationId}.${documentId}.${expires}`;
 
 /** A signed URL for the current revision of a document, bound to its organization and expiry. */
 export function documentLinkUrl(
@@ -17,8 +11,8 @@ export function documentLinkUrl(
   settings: { secretKey: Uint8Array; publicUrl: string },
   now = Date.now(),
 ): string {
-  const expires = Math.floor(now / 1000) + DOCUMENT_LINK_SECONDS;
-  const signature = signatureOf(settings.secretKey, document.organizationId, document.id, expires);
+  const expires = expiresAtSeconds(now, DOCUMENT_LINK_SECONDS);
+  const signature = tokenMac(settings.secretKey, "document-links", payloadOf(document.organizationId, document.id, expires));
   return `${settings.publicUrl}/api/documents/${document.id}?expires=${expires}&signature=${signature}`;
 }
 
@@ -28,7 +22,5 @@ export function documentLinkValid(
   link: { expires: number; signature: string },
   secretKey: Uint8Array,
 ): boolean {
-  const expected = Buffer.from(signatureOf(secretKey, document.organizationId, document.id, link.expires));
-  const given = Buffer.from(link.signature);
-  return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+  return tokenMacMatches(secretKey, "document-links", payloadOf(document.organizationId, document.id, link.expires), link.signature);
 }

@@ -1,5 +1,5 @@
-import crypto from "node:crypto";
-import { deriveKey, sha256Hex } from "@/lib/crypto/derive-key";
+import { sha256Hex } from "@/lib/crypto/derive-key";
+import { tokenMac } from "@/lib/crypto/signed-token";
 
 /** What building signing links needs: the master key and the public base URL. */
 export type LinkSettings = { secretKey: Uint8Array; publicUrl: string };
@@ -9,7 +9,7 @@ export type LinkSettings = { secretKey: Uint8Array; publicUrl: string };
  * the outbox re-creates the link from the id, so the database alone never reveals a working link.
  */
 export function linkTokenOf(linkId: string, secretKey: Uint8Array): string {
-  return crypto.createHmac("sha256", deriveKey(secretKey, "signing-links")).update(linkId).digest("base64url");
+  return tokenMac(secretKey, "signing-links", linkId);
 }
 
 export function hashLinkToken(token: string): string {

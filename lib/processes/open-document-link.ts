@@ -1,3 +1,4 @@
+import { tokenExpired } from "@/lib/crypto/signed-token";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { processDocuments } from "@/db/schema";
@@ -14,7 +15,7 @@ export async function openDocumentLink(
   db: Db,
   deps: { blobs: BlobStore; secretKey: Uint8Array },
 ): Promise<{ name: string; blob: OpenedBlob }> {
-  if (!/^[0-9a-f-]{36}$/.test(input.documentId) || !(input.expires * 1000 > Date.now())) throw new AppError("NOT_FOUND");
+  if (!/^[0-9a-f-]{36}$/.test(input.documentId) || tokenExpired(input.expires)) throw new AppError("NOT_FOUND");
   const [document] = await db.select().from(processDocuments).where(eq(processDocuments.id, input.documentId)).limit(1);
   if (!document || !documentLinkValid(document, input, deps.secretKey)) throw new AppError("NOT_FOUND");
   // streamed to the client: a large document is never held whole by the server

@@ -1,3 +1,4 @@
+import { tokenExpired } from "@/lib/crypto/signed-token";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { processSigners } from "@/db/schema";
@@ -21,7 +22,7 @@ export async function openSelfieLink(
   const uuid = /^[0-9a-f-]{36}$/;
   if (!uuid.test(input.signerId) || !uuid.test(input.facialId) || !Number.isSafeInteger(input.expires)) throw new AppError("NOT_FOUND");
   if (!selfieLinkValid(input, input, deps.secretKey)) throw new AppError("NOT_FOUND");
-  if (input.expires * 1000 <= Date.now()) throw new AppError("GONE", "el enlace venció; vuelva a listar el proceso");
+  if (tokenExpired(input.expires)) throw new AppError("GONE", "el enlace venció; vuelva a listar el proceso");
   const [signer] = await db
     .select({ signData: processSigners.signData, processId: processSigners.processId })
     .from(processSigners)

@@ -1,7 +1,6 @@
 import pino, { type Logger } from "pino";
 import { currentRequestId } from "./request-context";
-
-const LOGGER = Symbol.for("firmaviva.logger");
+import { processSingleton } from "@/lib/process-wide/singleton";
 
 /**
  * Structured JSON lines on stdout through pino, at LOG_LEVEL. Every line written while a request
@@ -9,19 +8,19 @@ const LOGGER = Symbol.for("firmaviva.logger");
  * leads to the log lines. One logger per process (globalThis), whatever bundle imports it.
  */
 export function logger(): Logger {
-  const holder = globalThis as { [LOGGER]?: Logger };
-  holder[LOGGER] ??= pino({
-    level: (process.env.LOG_LEVEL ?? "info").toLowerCase(),
-    base: { pid: process.pid },
-    messageKey: "message",
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    mixin: () => {
-      const requestId = currentRequestId();
-      return requestId ? { requestId } : {};
-    },
-  });
-  return holder[LOGGER];
+  return processSingleton("firmaviva.logger", () =>
+    pino({
+      level: (process.env.LOG_LEVEL ?? "info").toLowerCase(),
+      base: { pid: process.pid },
+      messageKey: "message",
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      mixin: () => {
+        const requestId = currentRequestId();
+        return requestId ? { requestId } : {};
+      },
+    }),
+  );
 }
 
 /** Keys pino writes itself: a field of the same name would make a second, conflicting JSON key. */

@@ -1,5 +1,6 @@
 import { CpuPool } from "./cpu-pool";
 import type { CpuTaskTable } from "./cpu-task";
+import { processSingleton } from "@/lib/process-wide/singleton";
 
 /*
  * The process-wide pools. Route handlers and instrumentation are bundled apart, so each lives on
@@ -8,22 +9,20 @@ import type { CpuTaskTable } from "./cpu-task";
  * worker implements every contract (lib/server/cpu-tasks.ts, checked by the compiler).
  */
 
-const POOL = Symbol.for("firmaviva.cpu-pool");
-
 /** The main pool: signing, verification, PKCS#12 imports; the public lane is the anonymous verifier's share. */
 export function cpuPool<Tasks extends CpuTaskTable = CpuTaskTable>(): CpuPool<Tasks> {
-  const holder = globalThis as { [POOL]?: CpuPool };
-  holder[POOL] ??= new CpuPool({
-    name: "cpu",
-    size: numberFromEnv("CPU_WORKERS"),
-    maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"),
-    taskTimeoutMs: numberFromEnv("CPU_TASK_TIMEOUT_MS"),
-    publicLane: { running: numberFromEnv("VERIFY_WORKERS"), queued: numberFromEnv("VERIFY_QUEUE_LIMIT") },
-  });
-  return holder[POOL];
+  return processSingleton(
+    "firmaviva.cpu-pool",
+    (): CpuPool =>
+      new CpuPool({
+        name: "cpu",
+        size: numberFromEnv("CPU_WORKERS"),
+        maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"),
+        taskTimeoutMs: numberFromEnv("CPU_TASK_TIMEOUT_MS"),
+        publicLane: { running: numberFromEnv("VERIFY_WORKERS"), queued: numberFromEnv("VERIFY_QUEUE_LIMIT") },
+      }),
+  );
 }
-
-const FACE_POOL = Symbol.for("firmaviva.face-pool");
 
 /** Facial tries one organization may have waiting for the face worker. */
 export const FACE_QUEUE_PER_ORGANIZATION = 8;
@@ -35,22 +34,22 @@ export const FACE_QUEUE_PER_ORGANIZATION = 8;
  * the queue for the others nor put them behind all of its own tries.
  */
 export function facePool<Tasks extends CpuTaskTable = CpuTaskTable>(): CpuPool<Tasks> {
-  const holder = globalThis as { [FACE_POOL]?: CpuPool };
   const maxQueue = Math.max(numberFromEnv("CPU_QUEUE_LIMIT") ?? 32, 4 * FACE_QUEUE_PER_ORGANIZATION);
-  holder[FACE_POOL] ??= new CpuPool({ name: "face", size: 1, maxQueue, maxQueuePerOwner: FACE_QUEUE_PER_ORGANIZATION, taskTimeoutMs: 120_000, maxHeapMb: 1024 });
-  return holder[FACE_POOL];
+  return processSingleton(
+    "firmaviva.face-pool",
+    (): CpuPool => new CpuPool({ name: "face", size: 1, maxQueue, maxQueuePerOwner: FACE_QUEUE_PER_ORGANIZATION, taskTimeoutMs: 120_000, maxHeapMb: 1024 }),
+  );
 }
-
-const REVOCATION_POOL = Symbol.for("firmaviva.revocation-pool");
 
 /**
  * Outside CRLs are parsed in their own single worker: the request for them comes from a signing
  * task that holds a worker of the main pool while it waits, so using that pool could deadlock it.
  */
 export function revocationPool<Tasks extends CpuTaskTable = CpuTaskTable>(): CpuPool<Tasks> {
-  const holder = globalThis as { [REVOCATION_POOL]?: CpuPool };
-  holder[REVOCATION_POOL] ??= new CpuPool({ name: "revocation", size: 1, maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"), taskTimeoutMs: 30_000, maxHeapMb: 512 });
-  return holder[REVOCATION_POOL];
+  return processSingleton(
+    "firmaviva.revocation-pool",
+    (): CpuPool => new CpuPool({ name: "revocation", size: 1, maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"), taskTimeoutMs: 30_000, maxHeapMb: 512 }),
+  );
 }
 
 function numberFromEnv(name: string): number | undefined {

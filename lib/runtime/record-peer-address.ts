@@ -2,10 +2,9 @@ import diagnosticsChannel from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import { PEER_ADDRESS_HEADER } from "@/lib/config/client-address";
+import { processSingleton } from "@/lib/process-wide/singleton";
 
 type RequestStart = { request: IncomingMessage; socket: Socket };
-
-const installed = Symbol.for("firmaviva.peer-address-recorder");
 
 /**
  * Next hands route handlers, server actions and next-auth a copy of the request headers but never
@@ -14,11 +13,10 @@ const installed = Symbol.for("firmaviva.peer-address-recorder");
  * the one address a client cannot choose (lib/config/client-address.ts).
  */
 export function recordPeerAddresses(): void {
-  const registry = globalThis as { [installed]?: boolean };
-  if (registry[installed]) return;
-  registry[installed] = true;
-  diagnosticsChannel.subscribe("http.server.request.start", (message) => {
-    const { request, socket } = message as RequestStart;
-    request.headers[PEER_ADDRESS_HEADER] = socket.remoteAddress ?? "";
-  });
+  processSingleton("firmaviva.peer-address-recorder", () =>
+    diagnosticsChannel.subscribe("http.server.request.start", (message) => {
+      const { request, socket } = message as RequestStart;
+      request.headers[PEER_ADDRESS_HEADER] = socket.remoteAddress ?? "";
+    }),
+  );
 }

@@ -1,15 +1,12 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import crypto from "node:crypto";
+import { processSingleton } from "@/lib/process-wide/singleton";
 
 export type RequestContext = { requestId: string };
 
-const STORAGE = Symbol.for("firmaviva.request-context");
-
 /** One store per process: route bundles each import this file, and must all see the same context. */
 function storage(): AsyncLocalStorage<RequestContext> {
-  const holder = globalThis as { [STORAGE]?: AsyncLocalStorage<RequestContext> };
-  holder[STORAGE] ??= new AsyncLocalStorage<RequestContext>();
-  return holder[STORAGE];
+  return processSingleton("firmaviva.request-context", () => new AsyncLocalStorage<RequestContext>());
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;

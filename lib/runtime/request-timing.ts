@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { processSingleton } from "@/lib/process-wide/singleton";
 
 /**
  * Per-request stage timings for profiling (`SERVER_TIMING=1` adds a Server-Timing header to API
@@ -30,11 +31,8 @@ export type StageTimings = Partial<Record<StageName, number>>;
 type Recording = { stages: StageTimings; open: { childMs: number }[] };
 
 // route handlers are bundled apart from instrumentation and the worker, so the store is process-wide
-const STORE = Symbol.for("firmaviva.request-timing");
 function storage(): AsyncLocalStorage<Recording> {
-  const holder = globalThis as { [STORE]?: AsyncLocalStorage<Recording> };
-  holder[STORE] ??= new AsyncLocalStorage<Recording>();
-  return holder[STORE];
+  return processSingleton("firmaviva.request-timing", () => new AsyncLocalStorage<Recording>());
 }
 
 export function requestTimingEnabled(): boolean {

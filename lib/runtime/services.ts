@@ -6,6 +6,7 @@ import type { BlobStore } from "@/lib/blob-store/blob-store";
 import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
 import { createPgBlobStore } from "@/lib/blob-store/pg-blob-store";
 import { createS3BlobStore } from "@/lib/blob-store/s3-blob-store";
+import { processSingletonLoad } from "@/lib/process-wide/singleton";
 
 export type Services = {
   config: AppConfig;
@@ -14,9 +15,6 @@ export type Services = {
   blobs: BlobStore;
   close: () => Promise<void>;
 };
-
-const SERVICES = Symbol.for("firmaviva.services");
-type Holder = { [SERVICES]?: Promise<Services> };
 
 async function createServices(): Promise<Services> {
   const appConfig = config();
@@ -45,10 +43,5 @@ async function createServices(): Promise<Services> {
  * single instance lives on globalThis: two PGlite instances on one directory would corrupt it.
  */
 export function getServices(): Promise<Services> {
-  const holder = globalThis as Holder;
-  holder[SERVICES] ??= createServices().catch((error) => {
-    delete holder[SERVICES];
-    throw error;
-  });
-  return holder[SERVICES];
+  return processSingletonLoad("firmaviva.services", createServices);
 }

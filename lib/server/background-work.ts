@@ -1,8 +1,6 @@
 import type { Db } from "@/db/client";
 import { startDispatcher, type DispatcherOptions, type JobHandler } from "@/lib/outbox/run-dispatcher";
-
-const STARTED = Symbol.for("firmaviva.background");
-type Holder = { [STARTED]?: () => void };
+import { processSingleton } from "@/lib/process-wide/singleton";
 
 /**
  * Starts the outbox dispatcher and periodic sweeps once per process. Handlers come from each
@@ -12,17 +10,16 @@ export function startBackgroundWork(
   { sweeps = [], ...dispatcher }: DispatcherOptions & { handlers: Record<string, JobHandler>; sweeps?: { everyMs: number; run: () => Promise<unknown> }[] },
   db: Db,
 ) {
-  const holder = globalThis as Holder;
-  if (holder[STARTED]) return holder[STARTED];
-  const stopDispatcher = startDispatcher(dispatcher, db);
-  const timers = sweeps.map((sweep) => {
-    const timer = setInterval(() => void sweep.run().catch(() => undefined), sweep.everyMs);
-    timer.unref();
-    return timer;
+  return processSingleton("firmaviva.background", () => {
+    const stopDispatcher = startDispatcher(dispatcher, db);
+    const timers = sweeps.map((sweep) => {
+      const timer = setInterval(() => void sweep.run().catch(() => undefined), sweep.everyMs);
+      timer.unref();
+      return timer;
+    });
+    return () => {
+      stopDispatcher();
+      timers.forEach(clearInterval);
+    };
   });
-  holder[STARTED] = () => {
-    stopDispatcher();
-    timers.forEach(clearInterval);
-  };
-  return holder[STARTED];
 }

@@ -1,5 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { deriveKey } from "@/lib/crypto/derive-key";
+import { tokenMac, tokenMacMatches } from "@/lib/crypto/signed-token";
 import { LIVENESS_CHALLENGES, type LivenessChallenge } from "@/lib/faces/measure-challenge";
 
 /** How long after the ticket the frames must arrive: the capture takes ~6 s, the rest is upload on a slow phone. */
@@ -23,7 +24,7 @@ export function issueFacialTicket(input: { signerId: string; set?: readonly Live
   const nonce = randomBytes(12).toString("base64url");
   const issuedAt = Math.floor((input.now ?? new Date()).getTime() / 1000);
   const body = `${input.signerId}.${nonce}.${issuedAt}`;
-  return { nonce, challenges: challengesOf(deps.secretKey, body, input.set ?? LIVENESS_CHALLENGES), ticket: `${nonce}.${issuedAt}.${mac(deps.secretKey, body)}` };
+  return { nonce, challenges: challengesOf(deps.secretKey, body, input.set ?? LIVENESS_CHALLENGES), ticket: `${nonce}.${issuedAt}.${tokenMac(deps.secretKey, "facial-ticket", body)}` };
 }
 
 /**
@@ -39,15 +40,9 @@ export function readFacialTicket(
   if (parts.length !== 3 || !/^[\w-]{16}$/.test(parts[0]) || !/^\d{1,12}$/.test(parts[1])) return null;
   const [nonce, issued, signature] = parts;
   const body = `${input.signerId}.${nonce}.${issued}`;
-  const expected = Buffer.from(mac(deps.secretKey, body));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  if (!tokenMacMatches(deps.secretKey, "facial-ticket", body, signature)) return null;
   const age = Math.floor((input.now ?? new Date()).getTime() / 1000) - Number(issued);
   return { nonce, challenges: challengesOf(deps.secretKey, body, input.set ?? LIVENESS_CHALLENGES), late: age < -5 || age > FACIAL_TICKET_SECONDS };
-}
-
-function mac(secretKey: Uint8Array, body: string): string {
-  return createHmac("sha256", deriveKey(secretKey, "facial-ticket")).update(body).digest("base64url");
 }
 
 /**

@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
-import { deriveKey, sha256Hex } from "@/lib/crypto/derive-key";
+import { sha256Hex } from "@/lib/crypto/derive-key";
+import { expiresAtSeconds, tokenExpired, tokenMac, tokenMacMatches } from "@/lib/crypto/signed-token";
 
 /** The identified signer of one signing link, kept in an HttpOnly cookie for a short while. */
 export type SignerSession = { signerId: string; expiresAt: number };
@@ -12,11 +12,10 @@ export const signerSessionPaths = (token: string) => [`/ui/signature_processes/$
 
 // the cookie names the link it was issued for, so it cannot be replayed on another link
 const linkTag = (token: string) => sha256Hex(token).slice(0, 16);
-const mac = (secretKey: Uint8Array, payload: string) => createHmac("sha256", deriveKey(secretKey, "signer-session")).update(payload).digest("base64url");
 
 export function issueSignerSession(secretKey: Uint8Array, token: string, signerId: string, now = Date.now()): string {
-  const payload = Buffer.from(JSON.stringify({ v: 1, l: linkTag(token), s: signerId, e: Math.floor(now / 1000) + SIGNER_SESSION_SECONDS })).toString("base64url");
-  return `${payload}.${mac(secretKey, payload)}`;
+  const payload = Buffer.from(JSON.stringify({ v: 1, l: linkTag(token), s: signerId, e: expiresAtSeconds(now, SIGNER_SESSION_SECONDS) })).toString("base64url");
+  return `${payload}.${tokenMac(secretKey, "signer-session", payload)}`;
 }
 
 /** Null for a missing, tampered, expired or other-link cookie. */
@@ -24,12 +23,10 @@ export function readSignerSession(secretKey: Uint8Array, token: string, value: s
   if (!value) return null;
   const [payload, signature] = value.split(".");
   if (!payload || !signature) return null;
-  const expected = Buffer.from(mac(secretKey, payload));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  if (!tokenMacMatches(secretKey, "signer-session", payload, signature)) return null;
   try {
     const data = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { v: number; l: string; s: string; e: number };
-    if (data.v !== 1 || data.l !== linkTag(token) || typeof data.s !== "string" || data.e * 1000 <= now) return null;
+    if (data.v !== 1 || data.l !== linkTag(token) || typeof data.s !== "string" || tokenExpired(data.e, now)) return null;
     return { signerId: data.s, expiresAt: data.e * 1000 };
   } catch {
     return null;

@@ -1,4 +1,5 @@
 import * as asn1js from "asn1js";
+import { isContextTag } from "@/lib/pki/asn1-reading";
 import { findDerViolation } from "@/lib/pki/find-der-violation";
 import type { TimeStampFailure } from "@/lib/tsa/time-stamp-failure-info";
 import { type TimeStampHashAlgorithm, timeStampHashAlgorithmByOid, timeStampHashAlgorithms } from "@/lib/tsa/time-stamp-hash-algorithms";
@@ -106,7 +107,7 @@ function parse(der: Uint8Array): TimeStampRequest {
     request.certReq = (fields[index++] as asn1js.Boolean).valueBlock.value;
   }
   const extensions = fields[index];
-  if (extensions && extensions.idBlock.tagClass === 3 && extensions.idBlock.tagNumber === 0) {
+  if (isContextTag(extensions, 0)) {
     checkExtensions(extensions);
     index++;
   }

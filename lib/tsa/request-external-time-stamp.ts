@@ -58,7 +58,7 @@ export async function requestExternalTimeStamp(url: string, digest: Uint8Array, 
   }
   const { tokenDer, tstInfo } = response;
   if (!tokenDer || !tstInfo) throw new TsaError("TSA_INVALID_RESPONSE", "A granted response carries no token");
-  if (tstInfo.hashAlgorithmOid !== timeStampHashAlgorithms["SHA-256"].oid || !Buffer.from(tstInfo.digest).equals(digest)) {
+  if (tstInfo.hashAlgorithmOid !== timeStampHashAlgorithms["SHA-256"].oid || !Buffer.from(tstInfo.imprint).equals(digest)) {
     throw new TsaError("TSA_RESPONSE_MISMATCH", "The token stamps a different imprint");
   }
   if (!tstInfo.nonceContentDer || !Buffer.from(tstInfo.nonceContentDer).equals(nonce)) {

@@ -3,7 +3,8 @@ import type { LazyPdf } from "@/lib/pdf/open-lazy-pdf";
 import { checkCertificateChain, type ChainResult } from "./check-certificate-chain";
 import { checkSignaturePlacement, type Placement } from "./check-signature-placement";
 import type { ValidationMaterial } from "./find-revocation-status";
-import { readSignedData, type SignedDataReading } from "./read-signed-data";
+import { readCertificate } from "./check-pki-signatures";
+import { readSignedData, type SignedDataReading } from "@/lib/pki/read-signed-data";
 import type { Revision } from "./read-revisions";
 import type { SignatureReport } from "./verification-report";
 import { digestNameOf, hashOfSignerInfo, weaknessOf } from "@/lib/pki/signature-algorithms";
@@ -67,7 +68,7 @@ export async function verifyOneSignature(
   const contentBytes = contents instanceof PDFHexString || contents instanceof PDFString ? contents.asBytes() : undefined;
   if (!contentBytes || contentBytes.every((byte) => byte === 0)) return fail("unreadable", "/Contents is missing, empty or zero");
   try {
-    check.cms = readSignedData(contentBytes);
+    check.cms = readSignedData(contentBytes, { readCertificate });
   } catch (error) {
     return fail("unreadable", `the /Contents is not a readable CMS: ${(error as Error).message}`);
   }
@@ -104,7 +105,7 @@ export async function verifyOneSignature(
   for (let index = 1; index < cms.signerCount && !outcome.ok; index++) {
     let other: SignedDataReading;
     try {
-      other = readSignedData(contentBytes, index);
+      other = readSignedData(contentBytes, { signerIndex: index, readCertificate });
     } catch {
       continue;
     }

@@ -1,6 +1,6 @@
 import { createHash, createPublicKey, verify, type KeyObject } from "node:crypto";
 import { digestNameOf, digestNames, hashOfSignerInfo, isPlainEcdsa } from "@/lib/pki/signature-algorithms";
-import type { SignedDataReading } from "./read-signed-data";
+import type { SignedDataReading } from "@/lib/pki/read-signed-data";
 import { readCertificate, readCertificateFields } from "./check-pki-signatures";
 
 export { digestNames };

@@ -1,6 +1,7 @@
 import { checkCertificateChain } from "./check-certificate-chain";
 import type { ValidationMaterial } from "./find-revocation-status";
-import { readSignedData, readTstInfo } from "./read-signed-data";
+import { readSignedData } from "@/lib/pki/read-signed-data";
+import { readTstInfo } from "@/lib/tsa/read-tst-info";
 import { digestOf, findSignerCertificate, SignerInfoError, verifySignerInfo } from "./verify-signer-info";
 import { readCertificate } from "./check-pki-signatures";
 
@@ -23,7 +24,7 @@ export type TimeStampCheck = {
  * document's DSS; either way it must carry the timeStamping purpose and chain at the token's time.
  */
 export async function verifyTimeStampToken(tokenDer: Uint8Array, timeStamped: Uint8Array, material: ValidationMaterial & { anchorsDer: Uint8Array[] }): Promise<TimeStampCheck> {
-  const token = readSignedData(tokenDer);
+  const token = readSignedData(tokenDer, { readCertificate });
   const tst = readTstInfo(token);
   const base = { at: tst.genTime, matchesImprint: false, valid: false, trusted: false, revocation: "unknown" as const };
   let matchesImprint: boolean;

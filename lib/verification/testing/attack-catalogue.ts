@@ -6,7 +6,7 @@ import { createCertificate } from "@/lib/pki/create-certificate";
 import { signCadesDetached } from "@/lib/pki/sign-cms-detached";
 import { x509 } from "@/lib/pki/x509-provider";
 import type { ChangeKind } from "../classify-revision-changes";
-import { readSignedData } from "../read-signed-data";
+import { readSignedData } from "@/lib/pki/read-signed-data";
 import type { IntegrityResult, SignatureStatus } from "../verification-report";
 import {
   addToFields,

@@ -1,7 +1,7 @@
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
+import { isContextTag, octetStringContent } from "@/lib/pki/asn1-reading";
 import { oids } from "@/lib/pki/object-identifiers";
-import { readCertificate } from "./check-pki-signatures";
 
 const SIGNING_CERTIFICATE_V1 = "1.2.840.113549.1.9.16.2.12";
 const MAX_CERTIFICATES = 64;
@@ -13,9 +13,9 @@ const MAX_TIME_STAMP_TOKENS = 4;
 export type CertificateBinding = { hashAlgorithmOid: string; hash: Uint8Array };
 
 /**
- * Everything the verifier needs from one CMS SignedData (a PDF signature, a signature time-stamp or a
- * document time-stamp). This is the only CMS reader of the verify path: every signature and every
- * time-stamp token goes through it and through `verifySignerInfo`.
+ * Everything a reader needs from one CMS SignedData (a PDF signature, a signature time-stamp, a
+ * document time-stamp, a TSA's token, our own CMS). This is the only CMS reader: the verify path,
+ * `verifyCmsSignature` and the TSA response reader all go through it.
  */
 export type SignedDataReading = {
   /** The CMS alone, without the zero padding of /Contents. */
@@ -43,14 +43,28 @@ export type SignedDataReading = {
   signerId: { issuerDer: Uint8Array; serialHex: string } | { keyIdentifierHex: string };
 };
 
+export type SignedDataReadingOptions = {
+  /** Which SignerInfo to describe (0, the first, by default). */
+  signerIndex?: number;
+  /**
+   * Reads each carried certificate, throwing when one is not a certificate (the verifier passes its
+   * cached X.509 reader). Without it the certificates are taken as they are: their users parse them.
+   */
+  readCertificate?: (der: Uint8Array) => unknown;
+};
+
+const malformed = (what: string) => new Error(`malformed ${what}`);
+const octets = (block: unknown) => octetStringContent(block, "OCTET STRING", malformed);
+
 /** Parses a CMS ContentInfo holding a SignedData (SignerInfo `signerIndex`); throws an Error naming what is wrong. */
-export function readSignedData(bytes: Uint8Array, signerIndex = 0): SignedDataReading {
+export function readSignedData(bytes: Uint8Array, options: SignedDataReadingOptions = {}): SignedDataReading {
+  const { signerIndex = 0, readCertificate } = options;
   const parsed = asn1js.fromBER(new Uint8Array(bytes));
   if (parsed.offset === -1 || parsed.result.error) throw new Error("not a CMS structure");
   const der = new Uint8Array(bytes.subarray(0, parsed.offset));
   const contentInfo = new pkijs.ContentInfo({ schema: parsed.result });
   if (contentInfo.contentType !== oids.signedData) throw new Error("not a CMS SignedData");
-  const certificatesDer = takeCertificates(contentInfo.content);
+  const certificatesDer = takeCertificates(contentInfo.content, readCertificate);
   const signedData = new pkijs.SignedData({ schema: contentInfo.content });
   const signerCount = signedData.signerInfos.length;
   if (signerCount === 0 || signerCount > MAX_SIGNER_INFOS) throw new Error(`the CMS has ${signerCount} SignerInfos`);
@@ -118,13 +132,13 @@ export function readSignedData(bytes: Uint8Array, signerIndex = 0): SignedDataRe
  * Takes the certificates (the universal-class choice of CertificateChoices) out of the SignedData's
  * [0] field, as their own bytes, before pkijs reads the rest: pkijs matched each against the
  * Certificate schema three times and encoded it again, half the cost of reading a CMS, and the
- * verifier reads every certificate with @peculiar/x509 anyway. Each must read as a certificate there,
- * else the CMS is unreadable as before; the tagged choices (attribute certificates, other formats)
+ * verifier reads every certificate with @peculiar/x509 anyway. Given `readCertificate`, each must read
+ * as a certificate there, else the CMS is unreadable; the tagged choices (attribute certificates, other formats)
  * stay for pkijs to check and are not used.
  */
-function takeCertificates(signedData: unknown): Uint8Array[] {
+function takeCertificates(signedData: unknown, readCertificate: ((der: Uint8Array) => unknown) | undefined): Uint8Array[] {
   if (!(signedData instanceof asn1js.Sequence)) return [];
-  const field = signedData.valueBlock.value.find((block) => block.idBlock.tagClass === 3 && block.idBlock.tagNumber === 0);
+  const field = signedData.valueBlock.value.find((block) => isContextTag(block, 0));
   if (!(field instanceof asn1js.Constructed)) return [];
   const certificates = field.valueBlock.value.filter((block) => block.idBlock.tagClass === 1);
   if (certificates.length > MAX_CERTIFICATES) throw new Error("the CMS carries too many certificates");
@@ -132,7 +146,7 @@ function takeCertificates(signedData: unknown): Uint8Array[] {
     if (!(block instanceof asn1js.Sequence)) throw new Error("the CMS carries a certificate that is not a SEQUENCE");
     const der = new Uint8Array(block.valueBeforeDecodeView);
     try {
-      readCertificate(der);
+      readCertificate?.(der);
     } catch {
       throw new Error("the CMS carries an unreadable certificate");
     }
@@ -142,11 +156,6 @@ function takeCertificates(signedData: unknown): Uint8Array[] {
   // an empty [0] SET would be a different (odd) encoding to pkijs: without it the field is simply absent
   if (field.valueBlock.value.length === 0) signedData.valueBlock.value = signedData.valueBlock.value.filter((block) => block !== field);
   return certificatesDer;
-}
-
-function octets(block: asn1js.OctetString): Uint8Array {
-  if (!block.valueBlock.isConstructed) return new Uint8Array(block.valueBlock.valueHexView);
-  return Buffer.concat(block.valueBlock.value.map((part) => octets(part as asn1js.OctetString)));
 }
 
 /** signing-certificate-v2 (ESSCertIDv2, default SHA-256) or v1 (ESSCertID, SHA-1): the first cert ID names the signer. */
@@ -172,17 +181,4 @@ function readCertificateBindings(signed: pkijs.Attribute[]): CertificateBinding[
     } else throw new Error("malformed ESSCertIDv2");
   }
   return bindings;
-}
-
-/** Reads the TSTInfo that a time-stamp token's SignedData encapsulates. */
-export function readTstInfo(token: SignedDataReading): { hashAlgorithmOid: string; imprint: Uint8Array; genTime: Date; policyOid: string; serialHex: string } {
-  if (token.eContentTypeOid !== oids.tstInfo || !token.encapsulatedContent) throw new Error("the token does not hold a TSTInfo");
-  const tstInfo = pkijs.TSTInfo.fromBER(new Uint8Array(token.encapsulatedContent));
-  return {
-    hashAlgorithmOid: tstInfo.messageImprint.hashAlgorithm.algorithmId,
-    imprint: new Uint8Array(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView),
-    genTime: tstInfo.genTime,
-    policyOid: tstInfo.policy,
-    serialHex: Buffer.from(tstInfo.serialNumber.valueBlock.valueHexView).toString("hex"),
-  };
 }
