@@ -14,8 +14,7 @@ import { recordProcessEvent } from "./record-process-event";
  */
 export async function approveProcess(
   input: { organizationId: string; processId: string; actor: string },
-  db: Db,
-  settings: LinkSettings,
+  { db, settings }: { db: Db; settings: LinkSettings },
 ): Promise<string | { link: string; nat_dni: string }[]> {
   return db.transaction(async (tx) => {
     const process = await lockProcess(input.organizationId, input.processId, tx);
@@ -26,8 +25,7 @@ export async function approveProcess(
     const signers = await tx.select().from(processSigners).where(eq(processSigners.processId, process.id)).orderBy(asc(processSigners.position));
     const links = await issueSigningLinks(
       { processId: process.id, organizationId: process.organizationId, linkMode: organization.linkMode, signers, expiresAt: process.linkExpireAt },
-      tx,
-      settings,
+      { db: tx, settings },
     );
     await queueSignerNotifications({ processId: process.id, organizationId: process.organizationId, signOrder: process.signOrder, signers, links }, tx);
     await recordProcessEvent({ processId: process.id, organizationId: process.organizationId, kind: "approved", actor: input.actor }, tx);

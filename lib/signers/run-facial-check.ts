@@ -81,7 +81,7 @@ async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services
   let judged: FacialJudgement;
   let registry: Uint8Array | null;
   try {
-    registry = flow.facialReferences.includes("registry") ? await findRegistryPhoto({ organizationId, nat: signer.nat, docId: signer.docId }, db, { blobs, secretKey: config.secretKey }) : null;
+    registry = flow.facialReferences.includes("registry") ? await findRegistryPhoto({ organizationId, nat: signer.nat, docId: signer.docId }, { db, blobs, secretKey: config.secretKey }) : null;
     const reference = registry ?? (flow.facialReferences.includes("id-document") ? input.idDocument : undefined);
     if (!reference) return retry("id_document_required");
     // the face models run in their own worker, where each organization has its own share of the queue

@@ -11,7 +11,7 @@ import { REGISTRY_PHOTO_WRITE, ZRegistryPhotoId } from "@/lib/registry-photos/sc
 export async function deleteRegistryPhotoAction(input: unknown): Promise<ActionResult> {
   return runStaffAction(REGISTRY_PHOTO_WRITE, async (staff, { db, blobs }) => {
     const { photoId } = parseWith(ZRegistryPhotoId, input);
-    const deleted = await deleteRegistryPhoto({ organizationId: staff.organizationId, photoId, actor: staff.email }, db, { blobs });
+    const deleted = await deleteRegistryPhoto({ organizationId: staff.organizationId, photoId, actor: staff.email }, { db, blobs });
     revalidatePath("/certificates");
     return { message: `Foto eliminada: ${deleted.nat} ${deleted.docId}` };
   });

@@ -6,6 +6,6 @@ export const dynamic = "force-dynamic";
 
 /** The document to read (current revision), or the signed copy once this signer signed; `?download=1` saves it. */
 export const GET = withSignerLink({ session: "required" }, async (request, { token, signerId, services, params }) => {
-  const document = await readSigningDocument({ token, signerId: signerId!, documentId: String(params.documentId) }, services.db, services.blobs);
+  const document = await readSigningDocument({ token, signerId: signerId!, documentId: String(params.documentId) }, { db: services.db, blobs: services.blobs });
   return pdfRangeResponse(request, document.bytes, { filename: document.name, download: new URL(request.url).searchParams.has("download") });
 });
