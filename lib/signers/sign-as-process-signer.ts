@@ -66,7 +66,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
   const signer = { certificateDer: certificate.certificateDer, privateKey: certificate.privateKey, chainDer: [pki.issuing.certificateDer] };
   const timeStamper = await timed("database", () => timeStamperFor({ db, settings }));
   const documentTimeStamper = await timed("database", () => documentTimeStamperFor({ db, settings }));
-  const validation = await timed("dss", () => validationData([certificate.certificateDer], db, settings));
+  const validation = await timed("dss", () => validationData({ signerCertificates: [certificate.certificateDer] }, { db, settings }));
   const signedAt = new Date();
 
   const signedDocuments: SignedDocument[] = [];
