@@ -17,7 +17,7 @@ export async function approveProcess(
   { db, settings }: { db: Db; settings: LinkSettings },
 ): Promise<string | { link: string; nat_dni: string }[]> {
   return db.transaction(async (tx) => {
-    const process = await lockProcess(input.organizationId, input.processId, tx);
+    const process = await lockProcess({ organizationId: input.organizationId, processId: input.processId }, tx);
     if (process.status !== "approval_pending") throw new AppError("FORBIDDEN", `el proceso está ${process.status}`);
     if (process.expireAt.getTime() <= Date.now()) throw new AppError("GONE", "el proceso venció");
     const [organization] = await tx.select().from(organizations).where(eq(organizations.id, process.organizationId));

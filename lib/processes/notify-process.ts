@@ -23,7 +23,7 @@ export async function notifyProcess(
   const { caller } = input;
   await expireDueProcesses({ organizationId: caller.organizationId, processId: input.processId }, db);
   return db.transaction(async (tx) => {
-    const process = await lockProcess(caller.organizationId, input.processId, tx);
+    const process = await lockProcess({ organizationId: caller.organizationId, processId: input.processId }, tx);
     assertOpen(process);
     if (process.status === "approval_pending") return "approvalPending";
     const [organization] = await tx.select().from(organizations).where(eq(organizations.id, process.organizationId));
