@@ -19,7 +19,7 @@ export async function readSigningDocument(
   let processId: string;
   let signed = false;
   try {
-    const context = await resolveSigningLink(input.token, db);
+    const context = await resolveSigningLink({ token: input.token }, db);
     actingSigner(context, input.signerId);
     processId = context.process.id;
   } catch (error) {

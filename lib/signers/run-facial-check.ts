@@ -57,7 +57,7 @@ type FacialTryInput = { token: string; signerId: string; ticket: string; frames:
 async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services): Promise<FacialCheckOutcome> {
   const started = performance.now();
   const { db, blobs, config } = services;
-  const context = await resolveSigningLink(input.token, db);
+  const context = await resolveSigningLink({ token: input.token }, db);
   const signer = actingSigner(context, input.signerId);
   if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
   const organizationId = context.process.organizationId;
@@ -130,7 +130,7 @@ async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services
           card: judged.idDocument,
         }
       : undefined;
-  const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, attempt, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc`, evaluation, client: input.client, identity, review }, db, context);
+  const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, attempt, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc`, evaluation, client: input.client, identity, review, claimedWith: context }, db);
   logInfo("facial check", { processId: context.process.id, signerId: signer.id, attempt, passed, live: liveness.live, similarity: match.similarity, durationMs, identityLevel: level });
   if (review) return { status: "under_review", attemptsLeft: recorded.attemptsLeft };
   if (passed) return { status: "passed", attemptsLeft: recorded.attemptsLeft };
