@@ -63,7 +63,7 @@ function isDeps(parameter: ts.ParameterDeclaration, sourceFile: ts.SourceFile): 
 }
 
 /** Every `lib/<domain>/*.ts` file (tests and declarations aside), relative to `root`. */
-export function useCaseFiles(root: string): string[] {
+export function domainSourceFiles(root: string): string[] {
   const lib = path.join(root, "lib");
   return fs.readdirSync(lib, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
@@ -73,7 +73,7 @@ export function useCaseFiles(root: string): string[] {
 }
 
 export function listUseCaseOutliers(root: string): UseCaseOutlier[] {
-  return useCaseFiles(root).flatMap((file) => findOutliersInSource(file, fs.readFileSync(path.join(root, file), "utf8")));
+  return domainSourceFiles(root).flatMap((file) => findOutliersInSource(file, fs.readFileSync(path.join(root, file), "utf8")));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

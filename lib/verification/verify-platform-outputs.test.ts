@@ -62,7 +62,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const verify = (bytes: Uint8Array) => verifyUploadedPdf(bytes, services.config, services.db);
+const verify = (bytes: Uint8Array) => verifyUploadedPdf(bytes, { db: services.db, config: services.config });
 
 describe("the verifier on a completed two-signer process of this platform", () => {
   it("calls both signatures and our B-LTA document time-stamp valid, as validate-pdf does", async () => {
