@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { runStaffAction, type ActionResult } from "@/lib/auth/run-staff-action";
+import { runStaffAction, type ActionResult } from "@/lib/http/run-staff-action";
 import { staffProcessCaller } from "@/lib/auth/staff-process-caller";
 import { notifyProcess } from "@/lib/processes/notify-process";
 import { rejectProcesses } from "@/lib/processes/reject-processes";

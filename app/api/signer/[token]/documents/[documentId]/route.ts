@@ -1,6 +1,6 @@
 import { readSigningDocument } from "@/lib/signers/read-signing-document";
-import { pdfRangeResponse } from "../../../_http/pdf-range-response";
-import { withSignerLink } from "../../../_http/with-signer-link";
+import { pdfRangeResponse } from "@/lib/http/pdf-range-response";
+import { withSignerLink } from "@/lib/http/with-signer-link";
 
 export const dynamic = "force-dynamic";
 
