@@ -74,7 +74,7 @@ const median = (xs: number[]) => {
 const row = (f: Figures) =>
   `${f.name.padEnd(38)} ${(f.requests / f.seconds).toFixed(1).padStart(7)} req/s   p50 ${f.p50.toFixed(1).padStart(7)} ms   p95 ${f.p95.toFixed(1).padStart(7)} ms   server CPU ${f.cpuMsPerRequest.toFixed(1).padStart(6)} ms/req   errors ${f.errors}`;
 
-const STAGE_ORDER = ["auth", "multipart", "inspect", "image", "stamp-draw", "image-qr", "pdf-update", "cms", "tsa", "dss", "level", "database", "blob", "pool", "response", "total"];
+const STAGE_ORDER = ["plan", "produce", "complete", "auth", "multipart", "inspect", "image", "stamp-draw", "image-qr", "pdf-update", "cms", "tsa", "dss", "level", "database", "blob", "pool", "response", "total"];
 
 /** Median of each Server-Timing stage over the phase's requests (stages are exclusive; medians need not add up). */
 function breakdown(figures: Figures[]): string[] {

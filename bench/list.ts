@@ -56,7 +56,7 @@ async function time(db: Db, org: string, raw: Record<string, string>) {
   const samples: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const t0 = performance.now();
-    await listProcesses({ organizationId: org, query }, db, settings);
+    await listProcesses({ organizationId: org, query }, { db, settings });
     samples.push(performance.now() - t0);
   }
   samples.sort((x, y) => x - y);

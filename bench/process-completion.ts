@@ -18,7 +18,7 @@ import { validatePdf } from "../e2e/fixtures/independent-validators";
 const flag = process.argv.indexOf("--processes");
 const PROCESSES = flag > 0 ? Number(process.argv[flag + 1]) : 20;
 const WARM_UP = 2;
-const STAGE_ORDER = ["database", "certificate", "blob", "stamp-draw", "pdf-update", "cms", "tsa", "dss", "level", "pool", "total"];
+const STAGE_ORDER = ["plan", "produce", "complete", "blob", "pool", "stamp-draw", "cms", "tsa", "dss", "total"];
 
 type Completion = { ms: number; stages: Map<string, number> };
 

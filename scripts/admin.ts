@@ -63,11 +63,11 @@ const commands: Record<string, (values: Values, positionals: string[], db: Db) =
     return `created organization ${organization.domain} with owner ${owner.email}`;
   },
   async "org:suspend"(_v, p, db) {
-    const row = await setOrganizationStatus(required(p[0], "domain"), "suspended", db, "admin-cli");
+    const row = await setOrganizationStatus({ domain: required(p[0], "domain"), status: "suspended", actor: "admin-cli" }, db);
     return `suspended ${row.domain}: its tokens and credentials stop working; data is kept`;
   },
   async "org:reactivate"(_v, p, db) {
-    const row = await setOrganizationStatus(required(p[0], "domain"), "active", db, "admin-cli");
+    const row = await setOrganizationStatus({ domain: required(p[0], "domain"), status: "active", actor: "admin-cli" }, db);
     return `reactivated ${row.domain}`;
   },
   async "org:list"(_v, _p, db) {

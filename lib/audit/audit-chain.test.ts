@@ -103,8 +103,8 @@ describe("audit chain", () => {
     const credential = await createCredential({ organizationId: org, clientname: "api@usecases.test", secret: "Secret-Value-1", role: "viewer", actor: "o@usecases.test" }, db);
     await setCredentialRole({ organizationId: org, credentialId: credential.id, role: "operator", actor: "o@usecases.test" }, db);
     await revokeCredential({ organizationId: org, credentialId: credential.id, actor: "o@usecases.test" }, db);
-    await setOrganizationStatus("usecases.test", "suspended", db, "root@platform.test");
-    await setOrganizationStatus("usecases.test", "active", db, "root@platform.test");
+    await setOrganizationStatus({ domain: "usecases.test", status: "suspended", actor: "root@platform.test" }, db);
+    await setOrganizationStatus({ domain: "usecases.test", status: "active", actor: "root@platform.test" }, db);
     const { entries } = await listAuditEvents({ organizationId: org }, db);
     expect(entries.map((e) => [e.actor, e.action, e.target]).reverse()).toEqual([
       ["o@usecases.test", "credential.created", "api@usecases.test"],

@@ -19,8 +19,9 @@ export type StaffIdentity = {
  * E-mail + password of a staff user, shared by the dashboard login and the stamp-API token
  * endpoints. Disabled users and suspended organizations are refused like a wrong password.
  */
-export async function authenticateStaff(email: string, password: string, db: Db, address = "unknown"): Promise<StaffIdentity | null> {
-  return throttleLogin({ account: `staff:${email}`, address }, db, () => checkStaffPassword(email, password, db));
+export async function authenticateStaff(input: { email: string; password: string; address?: string }, db: Db): Promise<StaffIdentity | null> {
+  const { email, password, address = "unknown" } = input;
+  return throttleLogin({ account: `staff:${email}`, address, check: () => checkStaffPassword(email, password, db) }, db);
 }
 
 async function checkStaffPassword(email: string, password: string, db: Db): Promise<StaffIdentity | null> {

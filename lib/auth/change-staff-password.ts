@@ -18,9 +18,8 @@ export async function changeStaffPassword(input: { userId: string; currentPasswo
   const [user] = await db.select().from(users).where(and(eq(users.id, input.userId), isNull(users.disabledAt))).limit(1);
   if (!user) throw new AppError("NOT_FOUND");
   const newPassword = parseWith(ZPassword, input.newPassword);
-  const checked = await throttleLogin({ account: `staff:${user.email}`, address: input.address }, db, async () =>
-    (await verifyPassword(user.passwordHash, input.currentPassword)) ? user : null,
-  );
+  const checked = await throttleLogin({ account: `staff:${user.email}`, address: input.address, check: async () =>
+    (await verifyPassword(user.passwordHash, input.currentPassword)) ? user : null }, db);
   if (!checked) throw new AppError("VALIDATION", "la contraseña actual no es correcta", "currentPassword");
   await setPassword({ userId: user.id, organizationId: user.organizationId, password: newPassword, actor: user.email, action: "staff.password_changed" }, db);
 }

@@ -10,7 +10,7 @@ import { revokeStaffSessions } from "./staff-sessions";
  * transaction that changes or resets the password or disables the user.
  */
 export async function endStaffCredentials(input: { userId: string; organizationId: string; actor: string }, tx: Db): Promise<void> {
-  await revokeStaffSessions(input.userId, tx);
+  await revokeStaffSessions({ userId: input.userId }, tx);
   await tx.delete(stampApiTokens).where(eq(stampApiTokens.userId, input.userId));
   const revoked = await tx
     .update(apiCredentials)

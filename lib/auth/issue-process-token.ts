@@ -20,7 +20,7 @@ export const PROCESS_TOKEN_TTL_SECONDS = 12 * 3600;
 
 /** Process-API login: organization domain + credential clientname + secret → a short-lived JWT. */
 export async function issueProcessToken(input: ProcessLogin & { address?: string }, { db, secretKey }: { db: Db; secretKey: Uint8Array }): Promise<string> {
-  const row = await throttleLogin({ account: `credential:${input.username}/${input.clientname}`, address: input.address ?? "unknown" }, db, () => checkCredential(input, db));
+  const row = await throttleLogin({ account: `credential:${input.username}/${input.clientname}`, address: input.address ?? "unknown", check: () => checkCredential(input, db) }, db);
   if (!row) throw new AppError("INVALID_CREDENTIALS");
   return issueFor(row, secretKey, db);
 }

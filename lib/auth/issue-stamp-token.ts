@@ -18,7 +18,7 @@ export async function issueStampToken(
   input: { email: string; password: string; version: StampApiVersion; address?: string },
   { db, settings }: { db: Db; settings: IssueStampTokenSettings },
 ): Promise<{ token: string; expiresAt: Date }> {
-  const staff = await authenticateStaff(input.email, input.password, db, input.address);
+  const staff = await authenticateStaff({ email: input.email, password: input.password, address: input.address }, db);
   if (!staff) throw new AppError("INVALID_CREDENTIALS");
   const expiresAt = new Date(Date.now() + settings.ttlDays * 24 * 3600 * 1000);
   const token =

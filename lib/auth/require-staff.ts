@@ -15,7 +15,7 @@ export async function currentStaff(): Promise<StaffIdentity | null> {
   if (!session?.userId || !session.sessionId) return null;
   const { db } = await getServices();
   // a replayed cookie of a session that was signed out or revoked is worth nothing
-  if (!(await isStaffSessionLive(session.sessionId, session.userId, db))) return null;
+  if (!(await isStaffSessionLive({ sessionId: session.sessionId, userId: session.userId }, db))) return null;
   return loadStaffIdentity(session.userId, db);
 }
 

@@ -47,7 +47,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async () => {
           if (!parsed.success) throw new InvalidLogin();
           let identity;
           try {
-            identity = await authenticateStaff(parsed.data.email, parsed.data.password, db, clientAddress(request, config.trustedProxies));
+            identity = await authenticateStaff({ email: parsed.data.email, password: parsed.data.password, address: clientAddress(request, config.trustedProxies) }, db);
           } catch (error) {
             if (error instanceof RateLimitedError) throw new TooManyLogins();
             throw error;

@@ -14,7 +14,7 @@ export async function openStaffSession(userId: string, db: Db): Promise<string> 
 }
 
 /** True while the session is neither revoked nor expired and belongs to `userId`. */
-export async function isStaffSessionLive(sessionId: string, userId: string, db: Db): Promise<boolean> {
+export async function isStaffSessionLive({ sessionId, userId }: { sessionId: string; userId: string }, db: Db): Promise<boolean> {
   const [row] = await db
     .select({ id: staffSessions.id })
     .from(staffSessions)
@@ -28,7 +28,7 @@ export async function revokeStaffSession(sessionId: string, db: Db): Promise<voi
 }
 
 /** Ends every session of a user (password changed or reset, access removed), except `keep` if given. */
-export async function revokeStaffSessions(userId: string, db: Db, keep?: string): Promise<void> {
+export async function revokeStaffSessions({ userId, keep }: { userId: string; keep?: string }, db: Db): Promise<void> {
   const mine = and(eq(staffSessions.userId, userId), isNull(staffSessions.revokedAt));
   await db.update(staffSessions).set({ revokedAt: new Date() }).where(keep ? and(mine, ne(staffSessions.id, keep)) : mine);
 }

@@ -29,8 +29,8 @@ describe("throttleLogin", () => {
       checks++;
       return fail();
     };
-    for (let i = 0; i < FREE_ATTEMPTS.accountFromAddress; i++) expect(await throttleLogin({ account: "staff:a@b.c", address: "10.0.0.1" }, db, check)).toBeNull();
-    const refused = await throttleLogin({ account: "staff:a@b.c", address: "10.0.0.1" }, db, check).catch((e: unknown) => e);
+    for (let i = 0; i < FREE_ATTEMPTS.accountFromAddress; i++) expect(await throttleLogin({ account: "staff:a@b.c", address: "10.0.0.1", check }, db)).toBeNull();
+    const refused = await throttleLogin({ account: "staff:a@b.c", address: "10.0.0.1", check }, db).catch((e: unknown) => e);
     expect(isAppError(refused) && refused.code).toBe("RATE_LIMITED");
     expect((refused as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThanOrEqual(1);
     expect(checks).toBe(FREE_ATTEMPTS.accountFromAddress);
@@ -39,40 +39,40 @@ describe("throttleLogin", () => {
   it("an account blocked from one address still lets the right password in from another; the unblock lifts the first", async () => {
     const account = "staff:target@b.c";
     const attacker = { account, address: "10.0.1.1" };
-    for (let i = 0; i < FREE_ATTEMPTS.accountFromAddress; i++) await throttleLogin(attacker, db, fail);
-    const refused = await throttleLogin(attacker, db, () => Promise.resolve("me")).catch((e: unknown) => e);
+    for (let i = 0; i < FREE_ATTEMPTS.accountFromAddress; i++) await throttleLogin({ ...attacker, check: fail }, db);
+    const refused = await throttleLogin({ ...attacker, check: () => Promise.resolve("me") }, db).catch((e: unknown) => e);
     expect(isAppError(refused) && refused.code).toBe("RATE_LIMITED");
-    expect(await throttleLogin({ account, address: "10.0.1.2" }, db, () => Promise.resolve("me"))).toBe("me");
-    for (let i = 0; i < FREE_ATTEMPTS.accountFromAddress; i++) await throttleLogin(attacker, db, fail).catch(() => undefined);
+    expect(await throttleLogin({ account, address: "10.0.1.2", check: () => Promise.resolve("me") }, db)).toBe("me");
+    for (let i = 0; i < FREE_ATTEMPTS.accountFromAddress; i++) await throttleLogin({ ...attacker, check: fail }, db).catch(() => undefined);
     expect(await unblockLogins(account, db)).toBeGreaterThanOrEqual(1);
-    expect(await throttleLogin(attacker, db, () => Promise.resolve("me"))).toBe("me");
+    expect(await throttleLogin({ ...attacker, check: () => Promise.resolve("me") }, db)).toBe("me");
   });
 
   it("past the account's failures from every address, every address waits", async () => {
     const account = "staff:sprayed@b.c";
-    for (let i = 0; i < FREE_ATTEMPTS.account; i++) await throttleLogin({ account, address: `10.2.${Math.floor(i / 4)}.${i % 4}` }, db, fail);
-    const refused = await throttleLogin({ account, address: "10.3.0.1" }, db, () => Promise.resolve("me")).catch((e: unknown) => e);
+    for (let i = 0; i < FREE_ATTEMPTS.account; i++) await throttleLogin({ account, address: `10.2.${Math.floor(i / 4)}.${i % 4}`, check: fail }, db);
+    const refused = await throttleLogin({ account, address: "10.3.0.1", check: () => Promise.resolve("me") }, db).catch((e: unknown) => e);
     expect(isAppError(refused) && refused.code).toBe("RATE_LIMITED");
   });
 
   it("an office's successes never block its address", async () => {
     const address = "10.0.3.1";
-    for (let i = 0; i < FREE_ATTEMPTS.address * 2; i++) expect(await throttleLogin({ account: `staff:clerk-${i}@b.c`, address }, db, () => Promise.resolve("me"))).toBe("me");
+    for (let i = 0; i < FREE_ATTEMPTS.address * 2; i++) expect(await throttleLogin({ account: `staff:clerk-${i}@b.c`, address, check: () => Promise.resolve("me") }, db)).toBe("me");
   });
 
   it("a success takes back none of the address's failures (an attacker's own logins buy no attempts against others)", async () => {
     const address = "10.0.2.1";
     for (let i = 0; i < FREE_ATTEMPTS.address; i++) {
-      await throttleLogin({ account: `staff:victim-${i}@b.c`, address }, db, fail).catch(() => undefined);
-      await throttleLogin({ account: "staff:attacker@b.c", address }, db, () => Promise.resolve("me")).catch(() => undefined);
+      await throttleLogin({ account: `staff:victim-${i}@b.c`, address, check: fail }, db).catch(() => undefined);
+      await throttleLogin({ account: "staff:attacker@b.c", address, check: () => Promise.resolve("me") }, db).catch(() => undefined);
     }
-    const refused = await throttleLogin({ account: "staff:victim-last@b.c", address }, db, fail).catch((e: unknown) => e);
+    const refused = await throttleLogin({ account: "staff:victim-last@b.c", address, check: fail }, db).catch((e: unknown) => e);
     expect(isAppError(refused) && refused.code).toBe("RATE_LIMITED");
   });
 
   it("a success clears the account's count", async () => {
-    for (let i = 0; i < 3; i++) await throttleLogin({ account: "staff:ok@b.c", address: "10.0.0.2" }, db, fail);
-    expect(await throttleLogin({ account: "staff:ok@b.c", address: "10.0.0.2" }, db, () => Promise.resolve("me"))).toBe("me");
+    for (let i = 0; i < 3; i++) await throttleLogin({ account: "staff:ok@b.c", address: "10.0.0.2", check: fail }, db);
+    expect(await throttleLogin({ account: "staff:ok@b.c", address: "10.0.0.2", check: () => Promise.resolve("me") }, db)).toBe("me");
     const rows = await db.select().from(loginThrottles).where(sql`${loginThrottles.key} = 'account:staff:ok@b.c'`);
     expect(rows).toEqual([]);
   });

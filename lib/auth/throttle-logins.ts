@@ -95,7 +95,7 @@ const accountKeyOf = (account: string) => `account:${account.trim().toLowerCase(
  * - the account's failures from every address: past 100 in an hour every address waits (a guess
  *   spread over many addresses stays bounded); `npm run admin -- login:unblock` ends it.
  */
-export async function throttleLogin<T>(input: { account: string; address: string }, db: Db, check: () => Promise<T | null>): Promise<T | null> {
+export async function throttleLogin<T>(input: { account: string; address: string; check: () => Promise<T | null> }, db: Db): Promise<T | null> {
   const accountKey = accountKeyOf(input.account);
   const pairKey = `${accountKey}|address:${input.address}`;
   const addressKey = `address:${input.address}`;
@@ -106,7 +106,7 @@ export async function throttleLogin<T>(input: { account: string; address: string
   }
   let result: T | null = null;
   try {
-    result = await check();
+    result = await input.check();
   } finally {
     await settleClaim(addressKey, result === null, db);
     metrics().loginAttempts.inc({ outcome: result === null ? "failed" : "succeeded" });

@@ -16,7 +16,10 @@ export type OutsideRevocationOptions = { allowPrivate: boolean; trustAnchorsDer:
  * CAs get the CRL at their distribution point; `unavailable` lists those for which none could be
  * had (the output then reaches B-T only, and says so).
  */
-export async function validationData(signerCertificates: Uint8Array[], db: Db, settings: TsaSettings, outside: OutsideRevocationOptions = { allowPrivate: false, trustAnchorsDer: [] }) {
+export async function validationData(
+  { signerCertificates, outside = { allowPrivate: false, trustAnchorsDer: [] } }: { signerCertificates: Uint8Array[]; outside?: OutsideRevocationOptions },
+  { db, settings }: { db: Db; settings: TsaSettings },
+) {
   const pki = await loadPlatformPki({ db, settings });
   const platformIssuers = new Set([pki.root.certificateDer, pki.issuing.certificateDer].map((der) => readX509Certificate(der).subject));
   const fetched = await fetchOutsideRevocation(signerCertificates, {
@@ -29,7 +32,7 @@ export async function validationData(signerCertificates: Uint8Array[], db: Db, s
   const coveringSince = new Date(Math.max(...platformCovered.map((der) => readX509Certificate(der).notBefore.getTime())));
   return {
     certificates,
-    crls: [...fetched.crls, ...(await currentPlatformCrls(db, settings, coveringSince))],
+    crls: [...fetched.crls, ...(await currentPlatformCrls({ coveringSince }, { db, settings }))],
     unavailable: fetched.missing.map((m) => `${m.subject}: ${m.reason}`),
   };
 }
@@ -49,11 +52,11 @@ function uniqueDer(items: Uint8Array[]): Uint8Array[] {
  * current CRLs. Our signature time-stamp tokens carry no certificates (poppler's NSS check fails on
  * every other signature when they do, see docs/pdf-engine.md), so the TSA certificate lives here.
  */
-export async function addValidationData(pdf: Uint8Array, signerCertificates: Uint8Array[], db: Db, settings: TsaSettings): Promise<Uint8Array> {
-  return finishLongTermValidation(pdf, await validationData(signerCertificates, db, settings));
+export async function addValidationData({ pdf, signerCertificates }: { pdf: Uint8Array; signerCertificates: Uint8Array[] }, deps: { db: Db; settings: TsaSettings }): Promise<Uint8Array> {
+  return finishLongTermValidation(pdf, await validationData({ signerCertificates }, deps));
 }
 
 /** PAdES B-LTA: the validation data above, then a document time stamp (carrying the TSA certificate) over everything. */
-export async function finishDocumentForLongTerm(pdf: Uint8Array, signerCertificates: Uint8Array[], db: Db, settings: TsaSettings): Promise<Uint8Array> {
-  return finishLongTermValidation(pdf, { ...(await validationData(signerCertificates, db, settings)), timestamp: await documentTimeStamperFor({ db, settings }) });
+export async function finishDocumentForLongTerm({ pdf, signerCertificates }: { pdf: Uint8Array; signerCertificates: Uint8Array[] }, deps: { db: Db; settings: TsaSettings }): Promise<Uint8Array> {
+  return finishLongTermValidation(pdf, { ...(await validationData({ signerCertificates }, deps)), timestamp: await documentTimeStamperFor(deps) });
 }

@@ -98,8 +98,7 @@ beforeAll(async () => {
       fields: ZCreateProcessFields.parse({ signers: [{ doc_id: "11111111" }, { doc_id: "22222222" }], signOrder: true, urlCallback: "https://cb.example/hook", description: "Contrato" }),
       files: [{ field: "pdfFiles", filename: "contrato.pdf", contentType: "application/pdf", bytes: CONTRACT }],
     },
-    services.db,
-    { blobs: services.blobs, links: { secretKey: config.secretKey, publicUrl: config.publicUrl } },
+    { db: services.db, blobs: services.blobs, links: { secretKey: config.secretKey, publicUrl: config.publicUrl } },
   );
   const token = String(created.msg).split("/").pop()!;
   for (const [docId, given, family] of [["11111111", "Ana", "Rojas"], ["22222222", "Luis", "Quispe"]]) {

@@ -52,21 +52,21 @@ describe("the timing rule: a CRL older than the notBefore of a certificate it co
     await storeCrlsIssuedAgo(10 * 60 * 1000);
     const signer = await newSigner();
     const notBefore = readX509Certificate(signer.certificateDer).notBefore;
-    const data = await validationData([signer.certificateDer], db, settings);
+    const data = await validationData({ signerCertificates: [signer.certificateDer] }, { db, settings });
     expect(data.crls).toHaveLength(2);
     for (const crl of data.crls) expect(thisUpdateOf(crl).getTime()).toBeGreaterThanOrEqual(notBefore.getTime());
   });
 
   it("reuses the stored CRLs when they are younger than every certificate they cover", async () => {
     const stored = await storeCrlsIssuedAgo(5_000);
-    const crls = await currentPlatformCrls(db, settings, new Date(stored.getTime() - 60_000));
+    const crls = await currentPlatformCrls({ coveringSince: new Date(stored.getTime() - 60_000) }, { db, settings });
     expect(crls.map((crl) => thisUpdateOf(crl).getTime())).toEqual([Math.floor(stored.getTime() / 1000) * 1000, Math.floor(stored.getTime() / 1000) * 1000]);
   });
 
   it("never hands out a CRL issued before the certificate, whatever second boundary they fall on", async () => {
     for (let i = 0; i < 3; i++) {
       const stored = await storeCrlsIssuedAgo(0);
-      const crls = await currentPlatformCrls(db, settings, new Date(stored.getTime() + 1000));
+      const crls = await currentPlatformCrls({ coveringSince: new Date(stored.getTime() + 1000) }, { db, settings });
       for (const crl of crls) expect(thisUpdateOf(crl).getTime()).toBeGreaterThanOrEqual(Math.floor(stored.getTime() / 1000) * 1000 + 1000);
     }
   });

@@ -17,7 +17,7 @@ const REUSE_WINDOW_MS = CRL_LIFETIME_MS / 2;
  * The current CRL of the root or issuing CA, named by the file in its certificates' CRL
  * distribution point. Re-signed when a certificate was revoked since, or when it is due.
  */
-export async function publishCrl(fileName: string, db: Db, settings: PkiSettings): Promise<Uint8Array> {
+export async function publishCrl(fileName: string, { db, settings }: { db: Db; settings: PkiSettings }): Promise<Uint8Array> {
   const issuer = (await platformIssuers(db, settings)).find((i) => `${crlSlug(commonName(i.certificate.certificateDer))}.crl` === fileName);
   if (!issuer) throw new AppError("NOT_FOUND");
   return currentCrl(issuer, db);
@@ -29,7 +29,7 @@ export async function publishCrl(fileName: string, db: Db, settings: PkiSettings
  * our verifier), so a stored CRL older than `coveringSince` (the newest notBefore it must cover) is
  * never handed out: a new one is issued on demand instead.
  */
-export async function currentPlatformCrls(db: Db, settings: PkiSettings, coveringSince = new Date(0)): Promise<Uint8Array[]> {
+export async function currentPlatformCrls({ coveringSince = new Date(0) }: { coveringSince?: Date }, { db, settings }: { db: Db; settings: PkiSettings }): Promise<Uint8Array[]> {
   const issuers = await platformIssuers(db, settings);
   return Promise.all(issuers.map((issuer) => currentCrl(issuer, db, coveringSince)));
 }

@@ -52,8 +52,7 @@ describe("produceEvidenceSummary", () => {
         fields: ZCreateProcessFields.parse({ signers: [{ doc_id: "11111111", signerAlias: "Ana Rojas" }, { doc_id: "22222222" }], description: "Contrato de arriendo" }),
         files: [{ field: "pdfFiles", filename: "contrato.pdf", contentType: "application/pdf", bytes: new Uint8Array(fs.readFileSync(CONTRACT)) }],
       },
-      services.db,
-      { blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl } },
+      { db: services.db, blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl } },
     );
     const token = String(created.msg).split("/").pop()!;
     const { signerId } = await startSignerSession({ token, nat: "PER", docId: "11111111", client: PHONE }, services.db);

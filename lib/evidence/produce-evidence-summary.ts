@@ -26,7 +26,7 @@ export async function produceEvidenceSummary(
   // drawing, signing and the validation data run in the worker pool; the database-backed TSA answers from here
   const pdf = await cpuPool<EvidenceTasks>().run(
     "sign-evidence-summary",
-    { evidence, signer, validation: await validationData([signer.certificateDer, ...signer.chainDer], db, settings), signedAt: new Date() },
+    { evidence, signer, validation: await validationData({ signerCertificates: [signer.certificateDer, ...signer.chainDer] }, { db, settings }), signedAt: new Date() },
     { timestamp: (digest: Uint8Array) => timeStamper(digest) },
   );
   await recordAuditEvent(

@@ -68,7 +68,7 @@ function withHeader(response: Response, name: string, value: string): Response {
 }
 
 /** Stamp-signing API: `Authorization: Bearer <token>` from /api/auth/token or /api/v3/auth/token. */
-export function withStampToken(handler: Handler<StaffIdentity>, permission: Permission = "stamp:sign") {
+export function withStampToken(permission: Permission, handler: Handler<StaffIdentity>) {
   return withPublic("stamp", async (request, context) => {
     const token = readAuthorization(request, ["bearer"]);
     if (!token) throw new AppError("UNAUTHORIZED");

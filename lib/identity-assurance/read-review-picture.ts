@@ -11,8 +11,7 @@ export type ReviewPicture = (typeof reviewPictures)[number];
 /** One picture of a review (the ID photo, the portrait cut from it, frame 0), scoped to the organization. */
 export async function readReviewPicture(
   input: { organizationId: string; reviewId: string; picture: string },
-  db: Db,
-  deps: { blobs: BlobStore; secretKey: Uint8Array },
+  { db, ...deps }: { db: Db; blobs: BlobStore; secretKey: Uint8Array },
 ): Promise<Uint8Array> {
   if (!/^[0-9a-f-]{36}$/.test(input.reviewId) || !(reviewPictures as readonly string[]).includes(input.picture)) throw new AppError("NOT_FOUND");
   const [review] = await db

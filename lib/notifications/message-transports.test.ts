@@ -30,10 +30,11 @@ describe("sendEmail", () => {
   it("sends through SMTP_URL with MAIL_FROM, without touching the database", async () => {
     const noDb = {} as Db;
     const detail = await sendEmail(
-      { to: "ana@example.com", subject: "Acme le solicita firmar «Contrato»", text: "Firme aquí: https://x/ui/signature_processes/abc", html: "<p>hola</p>" },
-      { organizationId: "org", processId: "p" },
-      { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: "Firmas <firmas@example.com>" },
-      noDb,
+      {
+        message: { to: "ana@example.com", subject: "Acme le solicita firmar «Contrato»", text: "Firme aquí: https://x/ui/signature_processes/abc", html: "<p>hola</p>" },
+        context: { organizationId: "org", processId: "p" },
+      },
+      { db: noDb, settings: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: "Firmas <firmas@example.com>" } },
     );
     expect(detail).toMatch(/^smtp/);
     expect(received).toHaveLength(1);
@@ -108,7 +109,7 @@ describe("sendWhatsapp", () => {
     try {
       const base = `http://127.0.0.1:${(cloudApi.address() as { port: number }).port}/v21.0/`;
       const settings = { MAIL_FROM: "x <x@example.com>", WHATSAPP_API_URL: base, WHATSAPP_TOKEN: "tok", WHATSAPP_PHONE_NUMBER_ID: "1234", WHATSAPP_TEMPLATE_NAME: "firma_solicitud" };
-      const detail = await sendWhatsapp(invitation, { organizationId: "org", processId: "p" }, settings, {} as Db);
+      const detail = await sendWhatsapp({ message: invitation, context: { organizationId: "org", processId: "p" } }, { db: {} as Db, settings });
       expect(detail).toBe("whatsapp template firma_solicitud HTTP 200");
       expect(requests).toHaveLength(1);
       expect(requests[0]).toMatchObject({ url: "/v21.0/1234/messages", authorization: "Bearer tok" });

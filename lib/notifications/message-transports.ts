@@ -19,7 +19,7 @@ type Context = { organizationId: string; processId: string };
 const transporters = new Map<string, Transporter>();
 
 /** SMTP when SMTP_URL is set; otherwise the message is kept in the dev mailbox (chosen once per setting). */
-export async function sendEmail(message: OutgoingEmail, context: Context, settings: TransportSettings, db: Db): Promise<string> {
+export async function sendEmail({ message, context }: { message: OutgoingEmail; context: Context }, { db, settings }: { db: Db; settings: TransportSettings }): Promise<string> {
   if (!settings.SMTP_URL) {
     await db.insert(devMailbox).values({ ...context, channel: "email", recipient: message.to, subject: message.subject, body: message.text });
     return "kept in dev mailbox";
@@ -69,7 +69,7 @@ export function whatsappMessagePayload(message: OutgoingWhatsapp, settings: Pick
 }
 
 /** WhatsApp Cloud API message (template or text, see whatsappMessagePayload) when WHATSAPP_* are set; otherwise kept in the dev mailbox. */
-export async function sendWhatsapp(message: OutgoingWhatsapp, context: Context, settings: TransportSettings, db: Db): Promise<string> {
+export async function sendWhatsapp({ message, context }: { message: OutgoingWhatsapp; context: Context }, { db, settings }: { db: Db; settings: TransportSettings }): Promise<string> {
   const { WHATSAPP_API_URL: base, WHATSAPP_TOKEN: token, WHATSAPP_PHONE_NUMBER_ID: phoneId } = settings;
   if (!base || !token || !phoneId) {
     await db.insert(devMailbox).values({ ...context, channel: "whatsapp", recipient: message.to, body: message.body });

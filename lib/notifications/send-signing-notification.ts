@@ -43,8 +43,8 @@ export async function sendSigningNotification(job: ClaimedJob, { db, settings }:
   try {
     detail =
       contact.type === "email"
-        ? await sendEmail({ to: contact.value, subject: message.subject, text: message.text, html: message.html }, context, settings.transports, db)
-        : await sendWhatsapp({ to: contact.value, body: message.whatsapp, templateParameters: message.whatsappTemplate }, context, settings.transports, db);
+        ? await sendEmail({ message: { to: contact.value, subject: message.subject, text: message.text, html: message.html }, context }, { db, settings: settings.transports })
+        : await sendWhatsapp({ message: { to: contact.value, body: message.whatsapp, templateParameters: message.whatsappTemplate }, context }, { db, settings: settings.transports });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     await db.insert(outboxAttempts).values({ outboxId: job.id, attempt: job.attempts, outcome: "failed", detail: reason.slice(0, 500), durationMs: Date.now() - started });

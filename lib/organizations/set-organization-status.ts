@@ -9,7 +9,8 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
  * status on each call, so a suspension takes effect at the next request. The change is logged in
  * the organization's own audit chain, attributed to `actor`.
  */
-export async function setOrganizationStatus(domain: string, status: "active" | "suspended", db: Db, actor = "system") {
+export async function setOrganizationStatus(input: { domain: string; status: "active" | "suspended"; actor?: string }, db: Db) {
+  const { domain, status, actor = "system" } = input;
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(organizations)

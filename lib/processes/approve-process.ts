@@ -14,11 +14,10 @@ import { recordProcessEvent } from "./record-process-event";
  */
 export async function approveProcess(
   input: { organizationId: string; processId: string; actor: string },
-  db: Db,
-  settings: LinkSettings,
+  { db, settings }: { db: Db; settings: LinkSettings },
 ): Promise<string | { link: string; nat_dni: string }[]> {
   return db.transaction(async (tx) => {
-    const process = await lockProcess(input.organizationId, input.processId, tx);
+    const process = await lockProcess({ organizationId: input.organizationId, processId: input.processId }, tx);
     if (process.status !== "approval_pending") throw new AppError("FORBIDDEN", `el proceso está ${process.status}`);
     if (process.expireAt.getTime() <= Date.now()) throw new AppError("GONE", "el proceso venció");
     const [organization] = await tx.select().from(organizations).where(eq(organizations.id, process.organizationId));
@@ -26,8 +25,7 @@ export async function approveProcess(
     const signers = await tx.select().from(processSigners).where(eq(processSigners.processId, process.id)).orderBy(asc(processSigners.position));
     const links = await issueSigningLinks(
       { processId: process.id, organizationId: process.organizationId, linkMode: organization.linkMode, signers, expiresAt: process.linkExpireAt },
-      tx,
-      settings,
+      { db: tx, settings },
     );
     await queueSignerNotifications({ processId: process.id, organizationId: process.organizationId, signOrder: process.signOrder, signers, links }, tx);
     await recordProcessEvent({ processId: process.id, organizationId: process.organizationId, kind: "approved", actor: input.actor }, tx);

@@ -14,7 +14,7 @@ export const OPEN_STATUSES = ["pending", "approval_pending"] as const;
  * is simply not found (404), never forbidden. `NO KEY UPDATE`, not `UPDATE`: foreign-key checks of
  * concurrent inserts (timeline events, outbox handlers) take KEY SHARE and must not deadlock with us.
  */
-export async function lockProcess(organizationId: string, processId: string, db: Db): Promise<ProcessRow> {
+export async function lockProcess({ organizationId, processId }: { organizationId: string; processId: string }, db: Db): Promise<ProcessRow> {
   const [row] = await db
     .select()
     .from(processes)

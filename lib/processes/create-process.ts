@@ -28,8 +28,7 @@ export function newProcessId(): string {
  */
 export async function createProcess(
   input: { caller: ProcessCaller; fields: CreateProcessFields; files: UploadedFile[] },
-  db: Db,
-  deps: { blobs: BlobStore; links: LinkSettings },
+  { db, ...deps }: { db: Db; blobs: BlobStore; links: LinkSettings },
 ): Promise<CreatedProcess> {
   const { caller, fields } = input;
   const [organization] = await db.select().from(organizations).where(eq(organizations.id, caller.organizationId)).limit(1);
@@ -116,8 +115,7 @@ export async function createProcess(
       if (status === "approval_pending") return { id, msg: "approvalPending" };
       const links = await issueSigningLinks(
         { processId: id, organizationId: caller.organizationId, linkMode: organization.linkMode, signers, expiresAt: linkExpireAt },
-        tx,
-        deps.links,
+        { db: tx, settings: deps.links },
       );
       await queueSignerNotifications({ processId: id, organizationId: caller.organizationId, signOrder: fields.signOrder, signers, links }, tx);
       return { id, msg: linksMessage(links, organization.linkMode) };

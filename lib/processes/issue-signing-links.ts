@@ -14,8 +14,7 @@ export type IssuedLink = { linkId: string; signerId: string | null; link: string
  */
 export async function issueSigningLinks(
   input: { processId: string; organizationId: string; linkMode: LinkMode; signers: { id: string; nat: string; docId: string }[]; expiresAt: Date },
-  db: Db,
-  settings: LinkSettings,
+  { db, settings }: { db: Db; settings: LinkSettings },
 ): Promise<IssuedLink[]> {
   await db
     .update(processLinks)

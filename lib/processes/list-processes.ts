@@ -13,7 +13,7 @@ export type ProcessPage = {
 };
 
 /** GET /api/signature_processes: 206 with a cursor while more remains; 404 when nothing matches. */
-export async function listProcesses(input: { organizationId: string; query: ListProcessesQuery }, db: Db, settings: LinkSettings): Promise<ProcessPage> {
+export async function listProcesses(input: { organizationId: string; query: ListProcessesQuery }, { db, settings }: { db: Db; settings: LinkSettings }): Promise<ProcessPage> {
   const { records, next } = await findProcessPage(input, db);
   if (records.length === 0) throw new AppError("NOT_FOUND");
   const now = Date.now();

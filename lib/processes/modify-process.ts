@@ -20,7 +20,7 @@ export async function modifyProcess(input: { caller: ProcessCaller; data: Modify
   const { caller, data } = input;
   await expireDueProcesses({ organizationId: caller.organizationId, processId: data.process_id }, db);
   return db.transaction(async (tx) => {
-    const process = await lockProcess(caller.organizationId, data.process_id, tx);
+    const process = await lockProcess({ organizationId: caller.organizationId, processId: data.process_id }, tx);
     assertOpen(process);
     if (data.description !== undefined) await tx.update(processes).set({ description: data.description }).where(eq(processes.id, process.id));
     const signers = await tx.select().from(processSigners).where(eq(processSigners.processId, process.id)).orderBy(asc(processSigners.position));

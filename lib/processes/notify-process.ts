@@ -18,13 +18,12 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
  */
 export async function notifyProcess(
   input: { caller: ProcessCaller; processId: string; linkExpire?: number },
-  db: Db,
-  settings: LinkSettings,
+  { db, settings }: { db: Db; settings: LinkSettings },
 ): Promise<LinksMessage> {
   const { caller } = input;
   await expireDueProcesses({ organizationId: caller.organizationId, processId: input.processId }, db);
   return db.transaction(async (tx) => {
-    const process = await lockProcess(caller.organizationId, input.processId, tx);
+    const process = await lockProcess({ organizationId: caller.organizationId, processId: input.processId }, tx);
     assertOpen(process);
     if (process.status === "approval_pending") return "approvalPending";
     const [organization] = await tx.select().from(organizations).where(eq(organizations.id, process.organizationId));
@@ -35,8 +34,7 @@ export async function notifyProcess(
     const pending = signers.filter((s) => s.status === "pending");
     const links = await issueSigningLinks(
       { processId: process.id, organizationId: process.organizationId, linkMode: organization.linkMode, signers: pending, expiresAt },
-      tx,
-      settings,
+      { db: tx, settings },
     );
     const queued = await queueSignerNotifications(
       { processId: process.id, organizationId: process.organizationId, signOrder: process.signOrder, signers, links },

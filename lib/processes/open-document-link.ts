@@ -12,8 +12,7 @@ import { documentLinkValid } from "./document-link";
  */
 export async function openDocumentLink(
   input: { documentId: string; expires: number; signature: string },
-  db: Db,
-  deps: { blobs: BlobStore; secretKey: Uint8Array },
+  { db, ...deps }: { db: Db; blobs: BlobStore; secretKey: Uint8Array },
 ): Promise<{ name: string; blob: OpenedBlob }> {
   if (!/^[0-9a-f-]{36}$/.test(input.documentId) || tokenExpired(input.expires)) throw new AppError("NOT_FOUND");
   const [document] = await db.select().from(processDocuments).where(eq(processDocuments.id, input.documentId)).limit(1);

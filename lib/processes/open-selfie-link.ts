@@ -16,8 +16,7 @@ import { selfieLinkValid } from "./selfie-link";
  */
 export async function openSelfieLink(
   input: { organizationId: string; signerId: string; facialId: string; expires: number; signature: string; actor: string },
-  db: Db,
-  deps: { blobs: BlobStore; secretKey: Uint8Array },
+  { db, ...deps }: { db: Db; blobs: BlobStore; secretKey: Uint8Array },
 ): Promise<Uint8Array> {
   const uuid = /^[0-9a-f-]{36}$/;
   if (!uuid.test(input.signerId) || !uuid.test(input.facialId) || !Number.isSafeInteger(input.expires)) throw new AppError("NOT_FOUND");

@@ -7,8 +7,7 @@ import { AppError } from "@/lib/errors";
 /** The original upload or the latest signed revision of one of the organization's documents (dashboard download). */
 export async function readProcessDocument(
   input: { organizationId: string; documentId: string; version: "original" | "current" },
-  db: Db,
-  blobs: BlobStore,
+  { db, blobs }: { db: Db; blobs: BlobStore },
 ): Promise<{ name: string; bytes: Uint8Array }> {
   if (!/^[0-9a-f-]{36}$/.test(input.documentId)) throw new AppError("NOT_FOUND");
   const [document] = await db

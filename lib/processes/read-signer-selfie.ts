@@ -11,8 +11,7 @@ import { decryptBiometric } from "@/lib/crypto/encrypt-biometric";
  */
 export async function readSignerSelfie(
   input: { organizationId: string; signerId: string },
-  db: Db,
-  deps: { blobs: BlobStore; secretKey: Uint8Array },
+  { db, ...deps }: { db: Db; blobs: BlobStore; secretKey: Uint8Array },
 ): Promise<Uint8Array> {
   if (!/^[0-9a-f-]{36}$/.test(input.signerId)) throw new AppError("NOT_FOUND");
   const [signer] = await db

@@ -18,7 +18,7 @@ export async function rejectProcesses(input: { caller: ProcessCaller; processIds
   for (const processId of ids) {
     try {
       await db.transaction(async (tx) => {
-        const process = await lockProcess(caller.organizationId, processId, tx);
+        const process = await lockProcess({ organizationId: caller.organizationId, processId }, tx);
         assertOpen(process);
         await concludeProcess({ process, status: "rejected", actor: caller.clientname }, tx);
         await recordAuditEvent({ organizationId: process.organizationId, actor: caller.clientname, action: "process.rejected", target: process.id }, tx);

@@ -11,8 +11,7 @@ import { AppError } from "@/lib/errors";
  */
 export async function deleteRegistryPhoto(
   input: { organizationId: string; photoId: string; actor: string },
-  db: Db,
-  services: { blobs: BlobStore },
+  { db, ...services }: { db: Db; blobs: BlobStore },
 ): Promise<{ nat: string; docId: string }> {
   const row = await db.transaction(async (tx) => {
     const [deleted] = await tx

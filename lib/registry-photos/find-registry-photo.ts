@@ -12,7 +12,7 @@ export async function hasRegistryPhoto(person: Person, db: Db): Promise<boolean>
 }
 
 /** The decrypted reference portrait of one person, or null when the organization has none. */
-export async function findRegistryPhoto(person: Person, db: Db, services: { blobs: BlobStore; secretKey: Uint8Array }): Promise<Uint8Array | null> {
+export async function findRegistryPhoto(person: Person, { db, ...services }: { db: Db; blobs: BlobStore; secretKey: Uint8Array }): Promise<Uint8Array | null> {
   const [row] = await db.select({ blobKey: registryPhotos.blobKey }).from(registryPhotos).where(whereOf(person)).limit(1);
   const blob = row ? await services.blobs.get(row.blobKey) : null;
   return blob ? decryptBiometric(blob, services.secretKey, person.organizationId) : null;

@@ -8,8 +8,7 @@ import { decryptBiometric } from "@/lib/crypto/encrypt-biometric";
 /** One registry photo, decrypted, for staff of its own organization; NOT_FOUND for any other. */
 export async function readRegistryPhoto(
   input: { organizationId: string; photoId: string },
-  db: Db,
-  services: { blobs: BlobStore; secretKey: Uint8Array },
+  { db, ...services }: { db: Db; blobs: BlobStore; secretKey: Uint8Array },
 ): Promise<{ bytes: Uint8Array; contentType: "image/jpeg" | "image/png" }> {
   const [row] = await db
     .select({ blobKey: registryPhotos.blobKey })

@@ -45,22 +45,22 @@ const blobCount = () => (fs.existsSync(path.join(dir, "blobs", org.a, "registry-
 
 describe("registry photos", () => {
   it("saves, replaces (deleting the old blob), reads within the organization only, and deletes with audit entries", async () => {
-    const first = await saveRegistryPhoto({ organizationId: org.a, upload: upload("74407841"), actor: "o@registry-a.test" }, db, services);
+    const first = await saveRegistryPhoto({ organizationId: org.a, upload: upload("74407841"), actor: "o@registry-a.test" }, { db, ...services });
     expect(first.replaced).toBe(false);
-    const second = await saveRegistryPhoto({ organizationId: org.a, upload: upload("74407841", otherPortrait), actor: "api@registry-a.test" }, db, services);
+    const second = await saveRegistryPhoto({ organizationId: org.a, upload: upload("74407841", otherPortrait), actor: "api@registry-a.test" }, { db, ...services });
     expect(second.replaced).toBe(true);
     expect(blobCount()).toBe(1);
 
     const { photos } = await listRegistryPhotos({ organizationId: org.a, query: ZListRegistryPhotosQuery.parse({}) }, db);
     expect(photos.map((p) => [p.nat, p.docId])).toEqual([["PER", "74407841"]]);
-    const read = await readRegistryPhoto({ organizationId: org.a, photoId: photos[0].id }, db, services);
+    const read = await readRegistryPhoto({ organizationId: org.a, photoId: photos[0].id }, { db, ...services });
     expect(read.contentType).toBe("image/jpeg");
     expect(Buffer.from(read.bytes).equals(Buffer.from(otherPortrait))).toBe(true);
-    await expect(readRegistryPhoto({ organizationId: org.b, photoId: photos[0].id }, db, services)).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(deleteRegistryPhoto({ organizationId: org.b, photoId: photos[0].id, actor: "x" }, db, services)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(readRegistryPhoto({ organizationId: org.b, photoId: photos[0].id }, { db, ...services })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(deleteRegistryPhoto({ organizationId: org.b, photoId: photos[0].id, actor: "x" }, { db, ...services })).rejects.toMatchObject({ code: "NOT_FOUND" });
 
-    expect(await deleteRegistryPhoto({ organizationId: org.a, photoId: photos[0].id, actor: "o@registry-a.test" }, db, services)).toEqual({ nat: "PER", docId: "74407841" });
-    expect(await findRegistryPhoto({ organizationId: org.a, nat: "PER", docId: "74407841" }, db, services)).toBeNull();
+    expect(await deleteRegistryPhoto({ organizationId: org.a, photoId: photos[0].id, actor: "o@registry-a.test" }, { db, ...services })).toEqual({ nat: "PER", docId: "74407841" });
+    expect(await findRegistryPhoto({ organizationId: org.a, nat: "PER", docId: "74407841" }, { db, ...services })).toBeNull();
     expect(blobCount()).toBe(0);
     const { entries } = await listAuditEvents({ organizationId: org.a }, db);
     expect(entries.filter((e) => e.action.startsWith("registry_photo.")).map((e) => [e.actor, e.action, e.target]).reverse()).toEqual([
@@ -74,7 +74,7 @@ describe("registry photos", () => {
     { name: "an ID type the organization does not enable", input: () => upload("12345678-5", portrait, "CHL"), field: "nat" },
     { name: "a photo without a face", input: () => upload("11111111", new Uint8Array(fs.readFileSync("/work/shared/fixtures/faces/no-face/no-face-chandelier-480x640.jpg"))), field: undefined },
   ])("refuses $name and stores nothing", async ({ input, field }) => {
-    await expect(saveRegistryPhoto({ organizationId: org.b, upload: input(), actor: "o" }, db, services)).rejects.toMatchObject({ code: "VALIDATION", field });
+    await expect(saveRegistryPhoto({ organizationId: org.b, upload: input(), actor: "o" }, { db, ...services })).rejects.toMatchObject({ code: "VALIDATION", field });
     const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(registryPhotos).where(eq(registryPhotos.organizationId, org.b));
     expect(n).toBe(0);
   });

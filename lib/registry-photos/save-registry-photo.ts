@@ -17,8 +17,7 @@ import type { RegistryPhotoUpload } from "./schemas";
  */
 export async function saveRegistryPhoto(
   input: { organizationId: string; upload: RegistryPhotoUpload; actor: string },
-  db: Db,
-  services: { blobs: BlobStore; secretKey: Uint8Array },
+  { db, ...services }: { db: Db; blobs: BlobStore; secretKey: Uint8Array },
 ): Promise<{ nat: string; doc_id: string; replaced: boolean; face: { width: number; height: number } }> {
   const { organizationId, upload } = input;
   const organization = await getOrganizationSettings({ organizationId }, db);

@@ -9,6 +9,10 @@ import { processSingleton } from "@/lib/process-wide/singleton";
  * When nothing records (the variable unset), `timed` is a plain call: no clock reads, no storage.
  */
 export type StageName =
+  // the steps of a signing flow (process signature; signPDF uses the same words)
+  | "plan"
+  | "produce"
+  | "complete"
   | "auth"
   | "multipart"
   | "inspect"

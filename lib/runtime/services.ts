@@ -7,6 +7,8 @@ import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
 import { createPgBlobStore } from "@/lib/blob-store/pg-blob-store";
 import { createS3BlobStore } from "@/lib/blob-store/s3-blob-store";
 import { processSingletonLoad } from "@/lib/process-wide/singleton";
+import { timeBlobStore } from "@/lib/blob-store/time-blob-store";
+import { requestTimingEnabled } from "./request-timing";
 
 export type Services = {
   config: AppConfig;
@@ -35,7 +37,7 @@ async function createServices(): Promise<Services> {
     : database.kind === "postgres"
       ? createPgBlobStore(database.db)
       : createFsBlobStore(path.join(appConfig.dataDir, "blobs"));
-  return { config: appConfig, db: database.db, databaseKind: database.kind, blobs, close: database.close };
+  return { config: appConfig, db: database.db, databaseKind: database.kind, blobs: requestTimingEnabled() ? timeBlobStore(blobs) : blobs, close: database.close };
 }
 
 /**

@@ -48,7 +48,7 @@ export async function completeSignerSignature(
   db: Db,
 ): Promise<{ processStatus: "pending" | "signed"; completed: boolean }> {
   return db.transaction(async (tx) => {
-    const context = await resolveSigningLink(input.token, tx, { lock: true });
+    const context = await resolveSigningLink({ token: input.token, lock: true }, tx);
     const signer = assertMaySign(context, input.signerId);
     const { process, signers } = context;
     // the level recorded is the one proven now (a review rejected meanwhile leaves none), as the certificate says

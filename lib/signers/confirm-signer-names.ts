@@ -26,7 +26,7 @@ export async function proposeSignerNames(signer: SignerRow, registry: IdentityRe
  * wire `pinfo` and, at signing, the certificate subject, the stamp and the callback.
  */
 export async function confirmSignerNames(input: { token: string; signerId: string; names: PersonNames }, db: Db): Promise<void> {
-  const context = await resolveSigningLink(input.token, db);
+  const context = await resolveSigningLink({ token: input.token }, db);
   const signer = actingSigner(context, input.signerId);
   // the provider vouched for these names: the signer confirms them as they are
   const fromEid = signer.identity?.level === "eid" ? signer.pinfo : null;

@@ -11,7 +11,7 @@ import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
  */
 export async function declineSignature(input: { token: string; signerId?: string; reason: string }, db: Db): Promise<{ processStatus: "rejected" }> {
   return db.transaction(async (tx) => {
-    const context = await resolveSigningLink(input.token, tx, { lock: true });
+    const context = await resolveSigningLink({ token: input.token, lock: true }, tx);
     const signer = actingSigner(context, input.signerId);
     const reason = input.reason.trim().slice(0, 500);
     await tx

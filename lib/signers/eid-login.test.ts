@@ -46,8 +46,7 @@ afterAll(async () => {
 const eidProcess = (docId: string) =>
   createProcess(
     { caller, fields: ZCreateProcessFields.parse({ signers: JSON.stringify([{ nat: "PER", doc_id: docId, signChallenges: ["eid"] }]) }), files: [{ field: "pdfFiles", filename: "a.pdf", contentType: "application/pdf", bytes: pdfBytes }] },
-    db,
-    { blobs: createFsBlobStore(path.join(dir, "blobs")), links },
+    { db, blobs: createFsBlobStore(path.join(dir, "blobs")), links },
   );
 
 /** An identified eID signer and a started login (state, nonce stored). */

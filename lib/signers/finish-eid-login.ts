@@ -37,7 +37,7 @@ export async function finishEidLogin(
     .where(and(eq(signerEidLogins.id, login.id), isNull(signerEidLogins.consumedAt), gt(signerEidLogins.createdAt, new Date(Date.now() - EID_LOGIN_SECONDS * 1000))))
     .returning({ id: signerEidLogins.id });
   try {
-    const context = await resolveSigningLink(token, deps.db);
+    const context = await resolveSigningLink({ token }, deps.db);
     const signer = actingSigner(context, login.signerId);
     // a reload of the callback after success is not a new try
     if (!consumed && signer.identity?.level === "eid") return { token, outcome: "ok" };

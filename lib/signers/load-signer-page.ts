@@ -45,7 +45,7 @@ export async function loadSignerPage(input: { token: string; signerId?: string }
   const { db } = services;
   try {
     // a shared link locked by wrong ID numbers names no signer, so openSigningLink alone would just ask again
-    const link = await resolveSigningLink(input.token, db);
+    const link = await resolveSigningLink({ token: input.token }, db);
     if (link.link.lockedAt) throw new SignerFlowError("locked");
     const view = await openSigningLink({ token: input.token, signerId: input.signerId }, db);
     const base = { organizationName: view.organizationName, description: view.description, expireAt: view.expireAt, signOrder: view.signOrder, signers: view.signers };
@@ -61,11 +61,11 @@ export async function loadSignerPage(input: { token: string; signerId?: string }
     const stages = stagesOf(signer.eidRequired ? ["eid"] : signer.facialRequired ? ["facial"] : []);
     // eID comes before the names: the provider's names fill that step
     if (signer.eidRequired && !signer.eidPassed) {
-      const provider = await describeIdentityProvider({ organizationId: (await resolveSigningLink(input.token, db)).process.organizationId }, db);
+      const provider = await describeIdentityProvider({ organizationId: (await resolveSigningLink({ token: input.token }, db)).process.organizationId }, db);
       return { step: "eid", summary, stages, attemptsLeft: signer.facialAttemptsLeft, providerName: provider?.displayName ?? null };
     }
     if (!signer.namesConfirmed) {
-      const row = (await resolveSigningLink(input.token, db)).signers.find((s) => s.id === signer.id)!;
+      const row = (await resolveSigningLink({ token: input.token }, db)).signers.find((s) => s.id === signer.id)!;
       return { step: "names", summary, proposed: await proposeSignerNames(row, identityRegistryFor(services)), idLabel: `${row.nat} ${signer.docIdHint}`, stages };
     }
     if (!signer.isNext) return { step: "wait", summary, stages };
@@ -73,7 +73,7 @@ export async function loadSignerPage(input: { token: string; signerId?: string }
     // asked to sign while under review: nothing to do until staff decide
     if (review?.status === "pending" && review.signRequestedAt) throw new SignerFlowError("identity_under_review");
     if (signer.facialRequired && !signer.facialPassed) {
-      const context = await resolveSigningLink(input.token, db);
+      const context = await resolveSigningLink({ token: input.token }, db);
       const row = context.signers.find((s) => s.id === signer.id)!;
       return {
         step: "facial",

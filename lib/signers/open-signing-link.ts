@@ -42,7 +42,7 @@ export const MAX_ID_ATTEMPTS = 5;
  * processes are SignerFlowErrors (NOT_FOUND / GONE) with a reason the page can show.
  */
 export async function openSigningLink(input: { token: string; signerId?: string }, db: Db): Promise<SigningLinkView> {
-  const context = await resolveSigningLink(input.token, db);
+  const context = await resolveSigningLink({ token: input.token }, db);
   const { link, process, organization, signers } = context;
   let signer: SigningLinkView["signer"] = null;
   if (link.signerId || input.signerId || !context.identityRequired) {

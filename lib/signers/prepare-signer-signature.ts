@@ -47,7 +47,7 @@ export type SignerSignaturePlan = {
  * that the documents did not change in between.
  */
 export async function prepareSignerSignature(input: { token: string; signerId: string }, db: Db): Promise<SignerSignaturePlan> {
-  const context = await resolveSigningLink(input.token, db);
+  const context = await resolveSigningLink({ token: input.token }, db);
   const signer = assertMaySign(context, input.signerId);
   const { process, organization, signers } = context;
   const documents = await db.select().from(processDocuments).where(eq(processDocuments.processId, process.id)).orderBy(asc(processDocuments.index));

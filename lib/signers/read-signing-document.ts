@@ -13,14 +13,13 @@ import { SignerFlowError } from "./signer-flow-error";
  */
 export async function readSigningDocument(
   input: { token: string; signerId: string; documentId: string },
-  db: Db,
-  blobs: BlobStore,
+  { db, blobs }: { db: Db; blobs: BlobStore },
 ): Promise<{ name: string; bytes: Uint8Array; signed: boolean }> {
   if (!/^[0-9a-f-]{36}$/.test(input.documentId)) throw new AppError("NOT_FOUND");
   let processId: string;
   let signed = false;
   try {
-    const context = await resolveSigningLink(input.token, db);
+    const context = await resolveSigningLink({ token: input.token }, db);
     actingSigner(context, input.signerId);
     processId = context.process.id;
   } catch (error) {

@@ -46,12 +46,13 @@ export async function recordFacialResult(
     identity?: SignerIdentity;
     /** A passed match on the signer's own ID photo: queued for staff review instead of a level. */
     review?: { linkId: string; cardBlobKey: string; portraitBlobKey: string; card: IdentityReviewCard };
+    /** The link as it was when the try was claimed: a try already evaluated is recorded even if a parallel one locked the signer meanwhile. */
+    claimedWith?: SigningContext;
   },
   db: Db,
-  /** The link as it was when the try was claimed: a try already evaluated is recorded even if a parallel one locked the signer meanwhile. */
-  claimedWith?: SigningContext,
 ): Promise<{ result: boolean; attemptsLeft: number; locked: boolean; facial: FacialCheck }> {
-  const context = claimedWith ?? (await resolveSigningLink(input.token, db));
+  const { claimedWith } = input;
+  const context = claimedWith ?? (await resolveSigningLink({ token: input.token }, db));
   const signer = claimedWith ? claimedWith.signers.find((s) => s.id === input.signerId)! : actingSigner(context, input.signerId);
   if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
   const { process } = context;

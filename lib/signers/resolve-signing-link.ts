@@ -14,7 +14,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
  * The link, process, organization and signers behind a signing-link token, or the reason it no
  * longer works. With `lock`, the process row is locked for the caller's transaction.
  */
-export async function resolveSigningLink(token: string, db: Db, options: { lock?: boolean } = {}) {
+export async function resolveSigningLink({ token, lock = false }: { token: string; lock?: boolean }, db: Db) {
   if (!TOKEN.test(token)) throw new SignerFlowError("unknown_link");
   const find = () =>
     db
@@ -30,7 +30,7 @@ export async function resolveSigningLink(token: string, db: Db, options: { lock?
     await expireDueProcesses({ organizationId: row.process.organizationId, processId: row.process.id }, db);
     [row] = await find();
   }
-  if (options.lock) {
+  if (lock) {
     const [locked] = await db.select().from(processes).where(eq(processes.id, row.process.id)).for("no key update");
     row = { ...row, process: locked };
   }

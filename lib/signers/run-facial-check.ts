@@ -55,7 +55,7 @@ type FacialTryInput = { token: string; signerId: string; ticket: string; frames:
 async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services): Promise<FacialCheckOutcome> {
   const started = performance.now();
   const { db, blobs, config } = services;
-  const context = await resolveSigningLink(input.token, db);
+  const context = await resolveSigningLink({ token: input.token }, db);
   const signer = actingSigner(context, input.signerId);
   if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
   const organizationId = context.process.organizationId;
@@ -79,7 +79,7 @@ async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services
   let judged: FacialJudgement;
   let registry: Uint8Array | null;
   try {
-    registry = flow.facialReferences.includes("registry") ? await findRegistryPhoto({ organizationId, nat: signer.nat, docId: signer.docId }, db, { blobs, secretKey: config.secretKey }) : null;
+    registry = flow.facialReferences.includes("registry") ? await findRegistryPhoto({ organizationId, nat: signer.nat, docId: signer.docId }, { db, blobs, secretKey: config.secretKey }) : null;
     const reference = registry ?? (flow.facialReferences.includes("id-document") ? input.idDocument : undefined);
     if (!reference) return retry("id_document_required");
     // the face models run in their own worker, where each organization has its own share of the queue
@@ -128,7 +128,7 @@ async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services
           card: judged.idDocument,
         }
       : undefined;
-  const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, attempt, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc`, evaluation, client: input.client, identity, review }, db, context);
+  const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, attempt, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc`, evaluation, client: input.client, identity, review, claimedWith: context }, db);
   logInfo("facial check", { processId: context.process.id, signerId: signer.id, attempt, passed, live: liveness.live, similarity: match.similarity, durationMs, identityLevel: level });
   if (review) return { status: "under_review", attemptsLeft: recorded.attemptsLeft };
   if (passed) return { status: "passed", attemptsLeft: recorded.attemptsLeft };

@@ -56,8 +56,7 @@ describe("signAsProcessSigner", () => {
         fields: ZCreateProcessFields.parse({ signers: [{ doc_id: "11111111" }, { doc_id: "22222222" }], signOrder: true, urlCallback: "https://cb.example/hook", description: "Contrato de prueba" }),
         files,
       },
-      services.db,
-      { blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl } },
+      { db: services.db, blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl } },
     );
     const token = String(created.msg).split("/").pop()!;
     const first = await verifySignerIdentity({ token, docId: "11111111" }, services.db);
@@ -122,8 +121,7 @@ describe("signAsProcessSigner", () => {
         fields: ZCreateProcessFields.parse({ signers: docIds.map((doc_id, i) => ({ doc_id, stampPositions: { "0": { "1": styles[i] } } })) }),
         files: [files[0]],
       },
-      services.db,
-      { blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl } },
+      { db: services.db, blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl } },
     );
     const token = String(created.msg).split("/").pop()!;
     for (const [i, docId] of docIds.entries()) {

@@ -36,11 +36,28 @@ const SIGNER_CERTIFICATE_MINUTES = 5 * 365 * 24 * 60;
  * validation data after it, and for the last signer the document time stamp (B-LTA). Refused
  * before any of that while the record says a page was never shown to the signer. The signed
  * revisions are stored, then recorded by completeSignerSignature with the device that signed.
+ * Its three steps are the Server-Timing stages of the request (plan, produce, complete, the words
+ * signPDF uses too); the database, blob store and pool time within them is charged where it is spent.
  */
 export async function signAsProcessSigner(input: { token: string; signerId: string; client?: SignerClient }, services: Services) {
-  const { db, blobs, config } = services;
-  const plan = await timed("database", () => prepareSignerSignature(input, db));
-  await timed("database", () => assertEveryPageShown(plan, db));
+  const plan = await timed("plan", () => planProcessSignature(input, services));
+  const produced = await timed("produce", () => produceSignedDocuments(plan, services));
+  // records the signature; the last one concludes the process and queues its callback, in one transaction
+  const completed = await timed("complete", () => completeSignerSignature(
+    { token: input.token, signerId: input.signerId, signedDocuments: produced.signedDocuments, signAction: "sign", client: input.client, padesLevel: plan.isLastSigner ? produced.padesLevel : undefined, identity: plan.proven },
+    services.db,
+  ));
+  // only the last signer's file is measured; earlier signatures are counted as unmeasured
+  metrics().signatures.inc({ kind: "process", pades_level: plan.isLastSigner ? (produced.padesLevel ?? "none") : "unmeasured" }, produced.signedDocuments.length);
+  return completed;
+}
+
+type ProcessSignaturePlan = Awaited<ReturnType<typeof planProcessSignature>>;
+
+/** Who signs what, with which freshly issued certificate, time stampers and validation data. */
+async function planProcessSignature(input: { token: string; signerId: string }, { db, config }: Services) {
+  const plan = await prepareSignerSignature(input, db);
+  await assertEveryPageShown(plan, db);
   // the names the signer confirmed (prepareSignerSignature refuses to go on without them)
   const pinfo: SignerPinfo = plan.signer.pinfo!;
   // the level the signer proved goes into the certificate; none proven (an ID photo under review) never signs
@@ -49,10 +66,10 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
   const flow = flowOf(plan.signer.nat);
   const identity = { nationality: flow.country, idType: flow.idType };
   const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_URL_AUTH_TOKEN };
-  const pki = await timed("database", () => loadPlatformPki({ db, settings }));
+  const pki = await loadPlatformPki({ db, settings });
   const givenNames = pinfo.given_name.trim();
   const lastNames = pinfo.family_name.trim();
-  const certificate = await timed("certificate", () => issueSignerCertificate(pki.issuing, {
+  const certificate = await issueSignerCertificate(pki.issuing, {
     givenNames,
     lastNames,
     nationality: identity.nationality,
@@ -61,22 +78,34 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
     validityMinutes: SIGNER_CERTIFICATE_MINUTES,
     crlBaseUrl: crlBaseUrl(settings.publicUrl),
     policyOids: [identityLevelPolicyOids[proven.level]],
-  }));
+  });
   // the certificate is kept (for revocation and audit); its key is not
-  await timed("database", () => storeCertificate({ certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey }, db));
-  const signer = { certificateDer: certificate.certificateDer, privateKey: certificate.privateKey, chainDer: [pki.issuing.certificateDer] };
-  const timeStamper = await timed("database", () => timeStamperFor({ db, settings }));
-  const documentTimeStamper = await timed("database", () => documentTimeStamperFor({ db, settings }));
-  const validation = await timed("dss", () => validationData([certificate.certificateDer], db, settings));
-  const signedAt = new Date();
+  await storeCertificate({ certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey }, db);
+  return {
+    ...plan,
+    proven,
+    identity,
+    givenNames,
+    lastNames,
+    settings,
+    cmsSigner: { certificateDer: certificate.certificateDer, privateKey: certificate.privateKey, chainDer: [pki.issuing.certificateDer] },
+    timeStamper: await timeStamperFor({ db, settings }),
+    documentTimeStamper: await documentTimeStamperFor({ db, settings }),
+    validation: await validationData({ signerCertificates: [certificate.certificateDer] }, { db, settings }),
+    signedAt: new Date(),
+  };
+}
 
+/** Each file signed in the worker pool and stored, and the level the last signer's files reach. */
+async function produceSignedDocuments(plan: ProcessSignaturePlan, { db, blobs, config }: Services) {
+  const { identity, givenNames, lastNames, settings, cmsSigner, signedAt, validation, timeStamper, documentTimeStamper } = plan;
   const signedDocuments: SignedDocument[] = [];
   let padesLevel: PadesLevel | null = "B-LTA";
   for (const document of plan.documents) {
-    const original = await timed("blob", () => blobs.get(document.blobKey));
+    const original = await blobs.get(document.blobKey);
     if (!original) throw new AppError("GONE", `el documento ${document.name} ya no está disponible`);
     // drawing and signing run in the worker pool; the database-backed TSA answers from here
-    const signed = await timed("pdf-update", () => cpuPool<SignerTasks>().run(
+    const signed = await cpuPool<SignerTasks>().run(
       "produce-process-signature",
       {
         original,
@@ -99,7 +128,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
         slot: document.stampRect,
         pageIndex: document.stampPage.pageIndex,
         appendPage: document.appendStampPage ? { width: document.stampPage.width, height: document.stampPage.height } : undefined,
-        signer,
+        signer: cmsSigner,
         signerName: `${givenNames} ${lastNames}`,
         reason: plan.description ? `Firma del proceso: ${plan.description}`.slice(0, 200) : "Firma del proceso",
         signedAt,
@@ -107,10 +136,10 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
         archive: plan.isLastSigner,
       },
       { timestamp: (digest: Uint8Array) => timeStamper(digest), documentTimestamp: (digest: Uint8Array) => documentTimeStamper(digest) },
-    ));
+    );
     // the level the completed file really reaches, as our verifier (EU DSS timing rules) measures it
-    if (plan.isLastSigner) padesLevel = lowerLevel(padesLevel, await timed("level", () => measurePadesLevel({ pdf: signed, ourSignatures: document.processSignatures }, { db, settings: { ...settings, trustAnchorsDer: config.trustAnchorsDer } })));
-    await timed("blob", () => blobs.put(document.outputBlobKey, signed, "application/pdf"));
+    if (plan.isLastSigner) padesLevel = lowerLevel(padesLevel, await measurePadesLevel({ pdf: signed, ourSignatures: document.processSignatures }, { db, settings: { ...settings, trustAnchorsDer: config.trustAnchorsDer } }));
+    await blobs.put(document.outputBlobKey, signed, "application/pdf");
     signedDocuments.push({
       documentId: document.documentId,
       blobKey: document.outputBlobKey,
@@ -118,12 +147,5 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
       baseBlobKey: document.blobKey,
     });
   }
-  // records the signature; the last one concludes the process and queues its callback, in one transaction
-  const completed = await timed("database", () => completeSignerSignature(
-    { token: input.token, signerId: input.signerId, signedDocuments, signAction: "sign", client: input.client, padesLevel: plan.isLastSigner ? padesLevel : undefined, identity: proven },
-    db,
-  ));
-  // only the last signer's file is measured; earlier signatures are counted as unmeasured
-  metrics().signatures.inc({ kind: "process", pades_level: plan.isLastSigner ? (padesLevel ?? "none") : "unmeasured" }, signedDocuments.length);
-  return completed;
+  return { signedDocuments, padesLevel };
 }

@@ -47,7 +47,8 @@ afterAll(async () => {
 async function newProcess(mode: "shared" | "per-signer", fields: Record<string, unknown>) {
   const caller = { ...callers[mode], credentialId: null as unknown as string };
   const parsed = ZCreateProcessFields.parse(fields);
-  const created = await createProcess({ caller, fields: parsed, files: [{ field: "pdfFiles", filename: "a.pdf", contentType: "application/pdf", bytes: pdfBytes }] }, db, {
+  const created = await createProcess({ caller, fields: parsed, files: [{ field: "pdfFiles", filename: "a.pdf", contentType: "application/pdf", bytes: pdfBytes }] }, {
+    db,
     blobs: blobs(),
     links,
   });
@@ -247,12 +248,12 @@ describe("approval", () => {
     expect(tokens).toEqual(["approvalPending"]);
     const before = (await db.select().from(outbox).where(eq(outbox.kind, "email.send"))).filter((j) => j.payload.processId === id);
     expect(before).toHaveLength(0);
-    const msg = (await approveProcess({ organizationId: callers["per-signer"].organizationId, processId: id, actor: "owner" }, db, links)) as { link: string; nat_dni: string }[];
+    const msg = (await approveProcess({ organizationId: callers["per-signer"].organizationId, processId: id, actor: "owner" }, { db, settings: links })) as { link: string; nat_dni: string }[];
     expect(msg).toEqual([{ link: expect.stringMatching(/^https:\/\/firmas\.test\/ui\/signature_processes\//), nat_dni: "PER:88888888" }]);
     const after = (await db.select().from(outbox).where(eq(outbox.kind, "email.send"))).filter((j) => j.payload.processId === id);
     expect(after).toHaveLength(1);
     expect((await openSigningLink({ token: msg[0].link.split("/").pop()! }, db)).processId).toBe(id);
-    await expect(approveProcess({ organizationId: callers["per-signer"].organizationId, processId: id, actor: "owner" }, db, links)).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(approveProcess({ organizationId: callers.shared.organizationId, processId: id, actor: "owner" }, db, links)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(approveProcess({ organizationId: callers["per-signer"].organizationId, processId: id, actor: "owner" }, { db, settings: links })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(approveProcess({ organizationId: callers.shared.organizationId, processId: id, actor: "owner" }, { db, settings: links })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

@@ -27,7 +27,7 @@ export async function startEidLogin(
   input: { token: string; signerId: string; client?: SignerClient },
   deps: { db: Db; secretKey: Uint8Array; redirectUri: string },
 ): Promise<StartedEidLogin> {
-  const context = await resolveSigningLink(input.token, deps.db);
+  const context = await resolveSigningLink({ token: input.token }, deps.db);
   const signer = actingSigner(context, input.signerId);
   if (!signer.signChallenges.includes("eid")) throw new SignerFlowError("eid_not_required");
   if (signer.lockedAt) throw new SignerFlowError("locked");

@@ -10,7 +10,7 @@ import { SignerFlowError } from "./signer-flow-error";
  * loaded, so whoever holds the link learns them only seconds before the frames are due.
  */
 export async function startFacialTry(input: { token: string; signerId: string }, deps: { db: Db; secretKey: Uint8Array }): Promise<FacialTicket> {
-  const context = await resolveSigningLink(input.token, deps.db);
+  const context = await resolveSigningLink({ token: input.token }, deps.db);
   const signer = actingSigner(context, input.signerId);
   if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
   const { nonce, ...ticket } = issueFacialTicket({ signerId: signer.id, set: flowOf(signer.nat).challenges }, { secretKey: deps.secretKey });

@@ -22,7 +22,7 @@ export async function startSignerSession(input: { token: string; nat?: string; d
     signerId = view.signer.id;
   }
   if (input.client) {
-    const { process } = await resolveSigningLink(input.token, db);
+    const { process } = await resolveSigningLink({ token: input.token }, db);
     const method = input.docId !== undefined ? "id_number" : "link";
     await recordProcessEvent({ processId: process.id, organizationId: process.organizationId, kind: "session_started", signerId, detail: { method, client: input.client } }, db);
   }

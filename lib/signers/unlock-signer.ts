@@ -15,7 +15,7 @@ import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
  */
 export async function unlockSigner(input: { organizationId: string; processId: string; signerId: string; actor: string }, db: Db): Promise<void> {
   await db.transaction(async (tx) => {
-    const process = await lockProcess(input.organizationId, input.processId, tx);
+    const process = await lockProcess({ organizationId: input.organizationId, processId: input.processId }, tx);
     assertOpen(process);
     const [signer] = await tx
       .select()

@@ -16,7 +16,7 @@ export async function verifySignerIdentity(
   input: { token: string; nat?: string; docId: string },
   db: Db,
 ): Promise<{ signerId: string; facialRequired: boolean }> {
-  const context = await resolveSigningLink(input.token, db);
+  const context = await resolveSigningLink({ token: input.token }, db);
   const { link, process, signers } = context;
   const nat = (input.nat ?? "PER").trim().toUpperCase();
   const docId = normalizeDocId(input.docId);

@@ -11,7 +11,7 @@ export type SignedPdfState =
   | { state: "done"; txToken: string; pdf: Uint8Array; padesLevel: PadesLevel | null; revocationUnavailable: string[] };
 
 /** getSignedPDF by tx_token (or doc_id), only within the caller's organization. */
-export async function getSignedPdf(input: { organizationId: string; txToken: string }, db: Db, blobs: BlobStore): Promise<SignedPdfState> {
+export async function getSignedPdf(input: { organizationId: string; txToken: string }, { db, blobs }: { db: Db; blobs: BlobStore }): Promise<SignedPdfState> {
   const [row] = await db
     .select()
     .from(stampTransactions)

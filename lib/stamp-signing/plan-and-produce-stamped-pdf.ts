@@ -33,7 +33,7 @@ export type StampSigningCalls = {
  * is taken, in the same order and with the same errors as before any work is queued.
  */
 export async function planAndProduceStampedPdf(input: StampSignTaskInput, calls: StampSigningCalls): Promise<{ pdf: Uint8Array; sha256: string }> {
-  const plan = await planStampSignature(input.fields, input.pdf, input.image, {
+  const plan = await planStampSignature({ fields: input.fields, upload: input.pdf, image: input.image }, {
     accept: (bytes) => timed("inspect", () => acceptPdf(bytes, { repair: repairPdf })),
   });
   const signer = await timed("database", () => calls.claim({ repaired: plan.repaired }));

@@ -28,9 +28,7 @@ export type SigningPlan = {
  * or position is answered at once (also for async requests).
  */
 export async function planStampSignature(
-  fields: SignPdfFields,
-  upload: Uint8Array,
-  image: Uint8Array | undefined,
+  { fields, upload, image }: { fields: SignPdfFields; upload: Uint8Array; image: Uint8Array | undefined },
   deps: { accept: (bytes: Uint8Array) => Promise<AcceptedPdf> },
 ): Promise<SigningPlan> {
   let accepted;

@@ -50,8 +50,8 @@ export async function requestStampSignature(
   const request = { caller, fields, txToken, docId, hasImage: !!image };
   // digital keys are unlocked by the PIN of this request only, so they are signed now even when async
   if (fields.async && fields.sign_type !== "digital") {
-    const plan = await planStampSignature(fields, input.pdf.bytes, image, { accept: (bytes) => timed("inspect", () => acceptPdfInPool(bytes)) });
-    await timed("database", () => resolveStampSigner(caller, fields, settings, services.db));
+    const plan = await planStampSignature({ fields, upload: input.pdf.bytes, image }, { accept: (bytes) => timed("inspect", () => acceptPdfInPool(bytes)) });
+    await timed("database", () => resolveStampSigner({ caller, fields }, { db: services.db, settings }));
     // a damaged upload is signed as its rebuilt copy, and the transaction says so
     const blobPrefix = `${caller.organizationId}/stamp/${docId}`;
     await timed("blob", async () => {
@@ -70,7 +70,7 @@ export async function requestStampSignature(
   let claimed = false;
   const claim = (facts: { repaired: boolean }) => {
     const signer = (async () => {
-      const resolved = await resolveStampSigner(caller, fields, settings, services.db);
+      const resolved = await resolveStampSigner({ caller, fields }, { db: services.db, settings });
       await claimTransaction({ ...request, repaired: facts.repaired }, services.db);
       claimed = true;
       return resolved;

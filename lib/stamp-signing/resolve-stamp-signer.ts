@@ -12,12 +12,12 @@ import { readRegisteredSignCredentials } from "./update-sign-credentials";
  * agente and otp sign with the organization's agent certificate; digital unlocks the holder's own
  * key with sign_username/sign_password (sent now or registered with updateSignCredentials) + PIN.
  */
-export async function resolveStampSigner(caller: StaffIdentity, fields: SignPdfFields, settings: PkiSettings, db: Db): Promise<CmsSignerInput> {
+export async function resolveStampSigner({ caller, fields }: { caller: StaffIdentity; fields: SignPdfFields }, { db, settings }: { db: Db; settings: PkiSettings }): Promise<CmsSignerInput> {
   if (fields.sign_type !== "digital") return loadAgentSigner(caller.organizationId, { db, settings });
   let username = fields.sign_username;
   let password = fields.sign_password;
   if (!username || !password) {
-    const registered = await readRegisteredSignCredentials(caller.userId, settings.secretKey, db);
+    const registered = await readRegisteredSignCredentials(caller.userId, { db, secretKey: settings.secretKey });
     username ??= registered?.signUsername;
     password ??= registered?.signPassword;
   }

@@ -67,10 +67,10 @@ export async function signStampNow(
     validation: onMainThread(async () => {
       timeStamper = await timeStamperFor({ db, settings: tsaSettings });
       const [organization] = await db.select({ allowPrivate: organizations.allowPrivateCallbacks }).from(organizations).where(eq(organizations.id, job.organizationId));
-      const validation = await validationData([signer!.certificateDer, ...signer!.chainDer], db, tsaSettings, {
-        allowPrivate: organization?.allowPrivate ?? false,
-        trustAnchorsDer: config.trustAnchorsDer,
-      });
+      const validation = await validationData(
+        { signerCertificates: [signer!.certificateDer, ...signer!.chainDer], outside: { allowPrivate: organization?.allowPrivate ?? false, trustAnchorsDer: config.trustAnchorsDer } },
+        { db, settings: tsaSettings },
+      );
       unavailable = validation.unavailable;
       return { certificates: validation.certificates, crls: validation.crls };
     }),

@@ -19,7 +19,7 @@ export async function updateSignCredentials(
 }
 
 /** The credentials registered by updateSignCredentials, or null. */
-export async function readRegisteredSignCredentials(userId: string, secretKey: Uint8Array, db: Db) {
+export async function readRegisteredSignCredentials(userId: string, { db, secretKey }: { db: Db; secretKey: Uint8Array }) {
   const [row] = await db.select().from(registeredSignCredentials).where(eq(registeredSignCredentials.userId, userId));
   if (!row) return null;
   const plain = decryptPrivateKey(new Uint8Array(row.encrypted), secretKey, aad(userId));

@@ -44,8 +44,7 @@ beforeAll(async () => {
       fields: ZCreateProcessFields.parse({ signers: [{ doc_id: "11111111" }, { doc_id: "22222222" }], signOrder: true, urlCallback: "https://cb.example/hook", description: "Contrato" }),
       files: [{ field: "pdfFiles", filename: "contrato.pdf", contentType: "application/pdf", bytes: new Uint8Array(fs.readFileSync(CONTRACT)) }],
     },
-    services.db,
-    { blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl } },
+    { db: services.db, blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl } },
   );
   const token = String(created.msg).split("/").pop()!;
   for (const [docId, given, family] of [["11111111", "Ana", "Rojas"], ["22222222", "Luis", "Quispe"]]) {
@@ -63,7 +62,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const verify = (bytes: Uint8Array) => verifyUploadedPdf(bytes, services.config, services.db);
+const verify = (bytes: Uint8Array) => verifyUploadedPdf(bytes, { db: services.db, config: services.config });
 
 describe("the verifier on a completed two-signer process of this platform", () => {
   it("calls both signatures and our B-LTA document time-stamp valid, as validate-pdf does", async () => {

@@ -9,7 +9,7 @@ import type { VerificationTasks } from "./verification-tasks";
 import type { VerificationReport } from "./verify-pdf-signatures";
 
 /** The public verify page's use case: an uploaded PDF's signatures, judged against our CA and TRUST_ANCHORS_FILE. */
-export async function verifyUploadedPdf(bytes: Uint8Array, config: AppConfig, db: Db): Promise<VerificationReport> {
+export async function verifyUploadedPdf(bytes: Uint8Array, { db, config }: { db: Db; config: AppConfig }): Promise<VerificationReport> {
   const { pem } = await getCaCertificates({ db, settings: pkiSettingsOf(config) });
   const caDer = [...pem.matchAll(/-----BEGIN CERTIFICATE-----([^-]+)-----END CERTIFICATE-----/g)].map((m) => new Uint8Array(Buffer.from(m[1], "base64")));
   try {

@@ -4,7 +4,7 @@ import crypto from "node:crypto";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { credentialRoles } from "@/db/schema";
-import { runStaffAction, type ActionResult } from "@/lib/auth/run-staff-action";
+import { runStaffAction, type ActionResult } from "@/lib/http/run-staff-action";
 import { parseWith } from "@/lib/http/parse-input";
 import { createCredential } from "@/lib/credentials/create-credential";
 import { setCredentialRole } from "@/lib/credentials/set-credential-role";

@@ -3,7 +3,7 @@
 // the upload itself is POST /api/dashboard/registry-photos: server actions are held to 1 MB
 
 import { revalidatePath } from "next/cache";
-import { runStaffAction, type ActionResult } from "@/lib/auth/run-staff-action";
+import { runStaffAction, type ActionResult } from "@/lib/http/run-staff-action";
 import { parseWith } from "@/lib/http/parse-input";
 import { deleteRegistryPhoto } from "@/lib/registry-photos/delete-registry-photo";
 import { REGISTRY_PHOTO_WRITE, ZRegistryPhotoId } from "@/lib/registry-photos/schemas";
@@ -11,7 +11,7 @@ import { REGISTRY_PHOTO_WRITE, ZRegistryPhotoId } from "@/lib/registry-photos/sc
 export async function deleteRegistryPhotoAction(input: unknown): Promise<ActionResult> {
   return runStaffAction(REGISTRY_PHOTO_WRITE, async (staff, { db, blobs }) => {
     const { photoId } = parseWith(ZRegistryPhotoId, input);
-    const deleted = await deleteRegistryPhoto({ organizationId: staff.organizationId, photoId, actor: staff.email }, db, { blobs });
+    const deleted = await deleteRegistryPhoto({ organizationId: staff.organizationId, photoId, actor: staff.email }, { db, blobs });
     revalidatePath("/certificates");
     return { message: `Foto eliminada: ${deleted.nat} ${deleted.docId}` };
   });

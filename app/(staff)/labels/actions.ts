@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { runStaffAction, type ActionResult } from "@/lib/auth/run-staff-action";
+import { runStaffAction, type ActionResult } from "@/lib/http/run-staff-action";
 import { staffProcessCaller } from "@/lib/auth/staff-process-caller";
 import { saveLabel } from "@/lib/labels/save-label";
 import { deleteLabel } from "@/lib/labels/delete-label";

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { runStaffAction, type ActionResult } from "@/lib/auth/run-staff-action";
+import { runStaffAction, type ActionResult } from "@/lib/http/run-staff-action";
 import { parseWith } from "@/lib/http/parse-input";
 import { ZNewStaffUser, type OrganizationSettingsInput } from "@/lib/organizations/schemas";
 import { updateOrganizationSettings } from "@/lib/organizations/update-organization-settings";

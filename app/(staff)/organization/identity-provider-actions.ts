@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { runStaffAction, type ActionResult } from "@/lib/auth/run-staff-action";
+import { runStaffAction, type ActionResult } from "@/lib/http/run-staff-action";
 import { parseWith } from "@/lib/http/parse-input";
 import { ZIdentityProviderSettings } from "@/lib/identity-assurance/eid/schemas";
 import { removeIdentityProvider, saveIdentityProvider } from "@/lib/identity-assurance/eid/save-identity-provider";

@@ -31,7 +31,7 @@ export async function setOrganizationStatusAction(domain: string, status: "activ
   const admin = await requirePlatformAdmin();
   if (domain === admin.organizationDomain && status === "suspended") return { ok: false, message: "No puede suspender su propia organización." };
   const { db } = await getServices();
-  const row = await setOrganizationStatus(domain, status, db, admin.email);
+  const row = await setOrganizationStatus({ domain, status, actor: admin.email }, db);
   revalidatePath("/platform");
   return { ok: true, message: `${row.domain}: ${row.status === "active" ? "reactivada" : "suspendida"}` };
 }

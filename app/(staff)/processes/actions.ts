@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { runStaffAction, type ActionResult } from "@/lib/auth/run-staff-action";
+import { runStaffAction, type ActionResult } from "@/lib/http/run-staff-action";
 import { staffProcessCaller } from "@/lib/auth/staff-process-caller";
 import { notifyProcess } from "@/lib/processes/notify-process";
 import { rejectProcesses } from "@/lib/processes/reject-processes";
@@ -22,7 +22,7 @@ type Links = string | { link: string; nat_dni: string }[];
 export async function notifyProcessAction(processId: unknown): Promise<ActionResult<Links>> {
   const id = ZProcessId.parse(processId);
   return runStaffAction("processes:notify", async (staff, services) => {
-    const links = await notifyProcess({ caller: staffProcessCaller(staff), processId: id }, services.db, linkSettings(services));
+    const links = await notifyProcess({ caller: staffProcessCaller(staff), processId: id }, { db: services.db, settings: linkSettings(services) });
     revalidatePath(detailPath(id));
     return { message: links === "approvalPending" ? "El proceso espera aprobación; no se emitieron enlaces." : "Enlaces nuevos emitidos y notificaciones encoladas.", data: links };
   });
@@ -58,7 +58,7 @@ function explainModifyFailure(error: unknown): never {
 export async function approveProcessAction(processId: unknown): Promise<ActionResult<Links>> {
   const id = ZProcessId.parse(processId);
   return runStaffAction("processes:approve", async (staff, services) => {
-    const links = await approveProcess({ organizationId: staff.organizationId, processId: id, actor: staff.email }, services.db, linkSettings(services));
+    const links = await approveProcess({ organizationId: staff.organizationId, processId: id, actor: staff.email }, { db: services.db, settings: linkSettings(services) });
     revalidatePath("/approvals");
     return { message: "Proceso aprobado; enlaces emitidos.", data: links };
   });

@@ -5,7 +5,7 @@ import { enrollCertificateHolder, ZEnrollCertificateHolder } from "@/lib/stamp-s
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 
 /** POST /api/v2|v3/certificateHolders — enrol a holder for `digital` signatures (admin). */
-export const enrollCertificateHolderHandler = withStampToken(async (request, { caller, services }) => {
+export const enrollCertificateHolderHandler = withStampToken("certificates:manage", async (request, { caller, services }) => {
   const body = await parseMultipart(request, { maxFileBytes: 1024 * 1024, maxFiles: 1 });
   const fields = parseWith(ZEnrollCertificateHolder, body.fields);
   const p12 = body.files.find((f) => f.field === "p12_file")?.bytes;
@@ -14,4 +14,4 @@ export const enrollCertificateHolderHandler = withStampToken(async (request, { c
     { success: true, message: "Titular de certificado registrado", sign_username: holder.signUsername, subject: holder.subject, not_after: holder.notAfter.toISOString() },
     { status: 201 },
   );
-}, "certificates:manage");
+});

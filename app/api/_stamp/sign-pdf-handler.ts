@@ -7,7 +7,7 @@ import { pdfResponse } from "./pdf-response";
 import { timed } from "@/lib/runtime/request-timing";
 
 /** POST /api/v2|v3/signPDF */
-export const signPdfHandler = withStampToken(async (request, { caller, services }) => {
+export const signPdfHandler = withStampToken("stamp:sign", async (request, { caller, services }) => {
   const body = await timed("multipart", () => parseMultipart(request, { maxFileBytes: services.config.maxUploadBytes, maxFiles: 2 }));
   const fields = parseWith(ZSignPdfFields, body.fields);
   const file = (name: string) => body.files.find((f) => f.field === name);

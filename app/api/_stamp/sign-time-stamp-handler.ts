@@ -4,7 +4,7 @@ import { signTimeStamp } from "@/lib/stamp-signing/sign-time-stamp";
 import { timed } from "@/lib/runtime/request-timing";
 
 /** POST /api/v2|v3/signTimeStamp (multipart tsq_file; the spec lists a JSON content type, we accept multipart). */
-export const signTimeStampHandler = withStampToken(async (request, { caller, services }) => {
+export const signTimeStampHandler = withStampToken("stamp:sign", async (request, { caller, services }) => {
   const body = await timed("multipart", () => parseMultipart(request, { maxFileBytes: 64 * 1024, maxFiles: 1 }));
   const tsq = body.files.find((f) => f.field === "tsq_file")?.bytes;
   const { txToken, tsr } = await signTimeStamp({ caller, tsq }, services);

@@ -10,9 +10,12 @@ export const dynamic = "force-dynamic";
 export const POST = withProcessToken("processes:notify", async (request, { caller, services }) => {
   const { fields } = await readFormFields(request, { maxFileBytes: 1, maxFiles: 0 });
   const data = parseWith(ZNotifyProcess, fields);
-  const message = await notifyProcess({ caller, processId: data.process_id, linkExpire: data.link_expire }, services.db, {
-    secretKey: services.config.secretKey,
-    publicUrl: services.config.publicUrl,
+  const message = await notifyProcess({ caller, processId: data.process_id, linkExpire: data.link_expire }, {
+    db: services.db,
+    settings: {
+      secretKey: services.config.secretKey,
+      publicUrl: services.config.publicUrl,
+    },
   });
   if (typeof message === "string") return new Response(message, { headers: { "content-type": "text/plain; charset=utf-8" } });
   return Response.json(message);

@@ -17,7 +17,7 @@ const links = (services: { config: { secretKey: Buffer; publicUrl: string } }) =
 export const PUT = withProcessToken("processes:create", async (request, { caller, services }) => {
   const body = await parseMultipart(request, { maxFileBytes: services.config.maxUploadBytes, maxFiles: 20 });
   const fields = parseWith(ZCreateProcessFields, body.fields);
-  const created = await createProcess({ caller, fields, files: body.files }, services.db, { blobs: services.blobs, links: links(services) });
+  const created = await createProcess({ caller, fields, files: body.files }, { db: services.db, blobs: services.blobs, links: links(services) });
   return Response.json(created, { status: 201 });
 });
 
@@ -28,7 +28,7 @@ export const POST = withProcessToken("processes:modify", async (request, { calle
 
 export const GET = withProcessToken("processes:read", async (request, { caller, services }) => {
   const query = parseWith(ZListProcessesQuery, Object.fromEntries(new URL(request.url).searchParams));
-  const page = await listProcesses({ organizationId: caller.organizationId, query }, services.db, links(services));
+  const page = await listProcesses({ organizationId: caller.organizationId, query }, { db: services.db, settings: links(services) });
   return Response.json(page.body, { status: page.status });
 });
 

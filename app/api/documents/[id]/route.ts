@@ -8,8 +8,7 @@ export const GET = withPublic("process", async (request, { services, params }) =
   const url = new URL(request.url);
   const document = await openDocumentLink(
     { documentId: String(params.id), expires: Number(url.searchParams.get("expires")), signature: url.searchParams.get("signature") ?? "" },
-    services.db,
-    { blobs: services.blobs, secretKey: services.config.secretKey },
+    { db: services.db, blobs: services.blobs, secretKey: services.config.secretKey },
   );
   return new Response(document.blob.stream, {
     headers: {

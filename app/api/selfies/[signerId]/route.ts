@@ -15,8 +15,7 @@ export const GET = withProcessToken("biometrics:read", async (request, { caller,
       signature: url.searchParams.get("signature") ?? "",
       actor: caller.clientname,
     },
-    services.db,
-    { blobs: services.blobs, secretKey: services.config.secretKey },
+    { db: services.db, blobs: services.blobs, secretKey: services.config.secretKey },
   );
   return new Response(Buffer.from(bytes), { headers: { "content-type": "image/jpeg", "cache-control": "private, no-store", "x-content-type-options": "nosniff" } });
 });

@@ -6,7 +6,7 @@ export const dynamic = "force-dynamic";
 /** Dashboard download of a process document (original or current signed revision), for staff of its organization. */
 export const GET = withSession("processes:read", async (request, { staff, services, params }) => {
   const version = new URL(request.url).searchParams.get("version") === "original" ? "original" : "current";
-  const document = await readProcessDocument({ organizationId: staff.organizationId, documentId: String(params.id), version }, services.db, services.blobs);
+  const document = await readProcessDocument({ organizationId: staff.organizationId, documentId: String(params.id), version }, { db: services.db, blobs: services.blobs });
   return new Response(Buffer.from(document.bytes), {
     headers: {
       "content-type": "application/pdf",

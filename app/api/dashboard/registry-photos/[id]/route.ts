@@ -10,6 +10,6 @@ export const GET = withSession("biometrics:read", async (_request, { staff, serv
   const parsed = ZRegistryPhotoId.safeParse({ photoId: params.id });
   // a malformed id is just another photo this organization does not have
   if (!parsed.success) throw new AppError("NOT_FOUND");
-  const photo = await readRegistryPhoto({ organizationId: staff.organizationId, photoId: parsed.data.photoId }, services.db, { blobs: services.blobs, secretKey: services.config.secretKey });
+  const photo = await readRegistryPhoto({ organizationId: staff.organizationId, photoId: parsed.data.photoId }, { db: services.db, blobs: services.blobs, secretKey: services.config.secretKey });
   return new Response(Buffer.from(photo.bytes), { headers: { "content-type": photo.contentType, "cache-control": "private, no-store", "x-content-type-options": "nosniff" } });
 });

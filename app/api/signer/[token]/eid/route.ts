@@ -1,7 +1,7 @@
 import { eidFailureMessages } from "@/lib/identity-assurance/eid/eid-failure";
 import { eidLoginCookie, eidRedirectUri } from "@/lib/signers/eid-login-cookie";
 import { startEidLogin } from "@/lib/signers/start-eid-login";
-import { withSignerLink } from "../../_http/with-signer-link";
+import { withSignerLink } from "@/lib/http/with-signer-link";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@ import { parseMultipart } from "@/lib/http/parse-multipart";
 import { parseWith } from "@/lib/http/parse-input";
 import { runFacialCheck } from "@/lib/signers/run-facial-check";
 import { ZFacialUpload } from "@/lib/signers/schemas";
-import { withSignerLink } from "../../_http/with-signer-link";
+import { withSignerLink } from "@/lib/http/with-signer-link";
 
 export const dynamic = "force-dynamic";
 

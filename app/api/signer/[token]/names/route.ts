@@ -1,7 +1,7 @@
 import { parseJsonBody } from "@/lib/http/parse-input";
 import { ZPersonNames } from "@/lib/identity-registry/schemas";
 import { confirmSignerNames } from "@/lib/signers/confirm-signer-names";
-import { jsonWithSession, withSignerLink } from "../../_http/with-signer-link";
+import { jsonWithSession, withSignerLink } from "@/lib/http/with-signer-link";
 
 export const dynamic = "force-dynamic";
 

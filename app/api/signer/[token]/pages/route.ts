@@ -1,7 +1,7 @@
 import { parseJsonBody } from "@/lib/http/parse-input";
 import { recordPagesShown } from "@/lib/signers/record-pages-shown";
 import { ZPagesShown } from "@/lib/signers/schemas";
-import { withSignerLink } from "../../_http/with-signer-link";
+import { withSignerLink } from "@/lib/http/with-signer-link";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { parseJsonBody } from "@/lib/http/parse-input";
 import { ZIdentifySigner } from "@/lib/signers/schemas";
 import { startSignerSession } from "@/lib/signers/start-signer-session";
-import { jsonWithSession, withSignerLink } from "../../_http/with-signer-link";
+import { jsonWithSession, withSignerLink } from "@/lib/http/with-signer-link";
 
 export const dynamic = "force-dynamic";
 

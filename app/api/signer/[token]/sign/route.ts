@@ -1,5 +1,5 @@
 import { signOrAwaitReview } from "@/lib/signers/sign-or-await-review";
-import { jsonWithSession, withSignerLink } from "../../_http/with-signer-link";
+import { jsonWithSession, withSignerLink } from "@/lib/http/with-signer-link";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { startFacialTry } from "@/lib/signers/start-facial-try";
-import { withSignerLink } from "../../../_http/with-signer-link";
+import { withSignerLink } from "@/lib/http/with-signer-link";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 import { isAppError } from "@/lib/errors";
 import { getServices, type Services } from "@/lib/runtime/services";
-import type { StaffIdentity } from "./authenticate-staff";
-import { currentStaff } from "./require-staff";
-import { can, type Permission } from "./roles";
+import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
+import { currentStaff } from "@/lib/auth/require-staff";
+import { can, type Permission } from "@/lib/auth/roles";
 
 export type ActionResult<T = undefined> = { ok: true; message: string; data?: T } | { ok: false; message: string; field?: string };
 

@@ -1,0 +1,15 @@
+import { timed } from "@/lib/runtime/request-timing";
+import type { BlobStore } from "./blob-store";
+
+/**
+ * The store with every call charged to the "blob" stage of a profiled request (SERVER_TIMING=1),
+ * so use cases need not time their own reads and writes. Only wrapped when profiling is on.
+ */
+export function timeBlobStore(store: BlobStore): BlobStore {
+  return {
+    put: (key, body, contentType) => timed("blob", () => store.put(key, body, contentType)),
+    get: (key) => timed("blob", () => store.get(key)),
+    open: (key) => timed("blob", () => store.open(key)),
+    delete: (key) => timed("blob", () => store.delete(key)),
+  };
+}
