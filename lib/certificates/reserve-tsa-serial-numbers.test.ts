@@ -28,10 +28,10 @@ const sequenceLastValue = async () => {
 describe("TSA serial numbers reserved in blocks", () => {
   it("never hands out a serial twice: parallel callers, two processes sharing the database, and a restart", async () => {
     // two allocators stand for two processes on one database; a third one, started later, for a restart
-    const first = serialBlock(db, 16);
-    const second = serialBlock(db, 16);
+    const first = serialBlock({ size: 16 }, db);
+    const second = serialBlock({ size: 16 }, db);
     const batch = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? first : second).next()));
-    const restarted = serialBlock(db, 16);
+    const restarted = serialBlock({ size: 16 }, db);
     const afterRestart = await Promise.all(Array.from({ length: 40 }, () => restarted.next()));
     const singles = await Promise.all(Array.from({ length: 10 }, () => db.transaction((tx) => nextTsaSerialNumber(tx))));
     const all = [...batch, ...afterRestart, ...singles];

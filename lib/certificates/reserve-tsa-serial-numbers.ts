@@ -23,14 +23,14 @@ export function nextTsaSerialNumber(db: Db): Promise<bigint> {
   if (isTransaction(db)) return reserveSerialNumbers(db, 1).then((values) => values[0]);
   let block = blocks.get(db);
   if (!block) {
-    block = serialBlock(db, TSA_SERIAL_BLOCK_SIZE);
+    block = serialBlock({ size: TSA_SERIAL_BLOCK_SIZE }, db);
     blocks.set(db, block);
   }
   return block.next();
 }
 
 /** One process's reserved serials, refilled by one statement at a time however many callers wait. */
-export function serialBlock(db: Db, size: number): SerialBlock {
+export function serialBlock({ size }: { size: number }, db: Db): SerialBlock {
   let reserved: bigint[] = [];
   let refilling: Promise<void> | undefined;
   const refill = () =>

@@ -7,7 +7,7 @@ import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
 import { createPgBlobStore } from "@/lib/blob-store/pg-blob-store";
 import { createS3BlobStore } from "@/lib/blob-store/s3-blob-store";
 import { processSingletonLoad } from "@/lib/process-wide/singleton";
-import { timeBlobStore } from "@/lib/blob-store/time-blob-store";
+import { timeBlobStore } from "./time-blob-store";
 import { requestTimingEnabled } from "./request-timing";
 
 export type Services = {

@@ -1,5 +1,5 @@
-import { timed } from "@/lib/runtime/request-timing";
-import type { BlobStore } from "./blob-store";
+import { timed } from "./request-timing";
+import type { BlobStore } from "@/lib/blob-store/blob-store";
 
 /**
  * The store with every call charged to the "blob" stage of a profiled request (SERVER_TIMING=1),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { recordStages, timed } from "@/lib/runtime/request-timing";
-import type { BlobStore } from "./blob-store";
+import type { BlobStore } from "@/lib/blob-store/blob-store";
 import { timeBlobStore } from "./time-blob-store";
 
 function memoryStore(): BlobStore {
