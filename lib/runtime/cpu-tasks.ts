@@ -1,8 +1,7 @@
 import { acceptPdf } from "@/lib/pdf/accept-pdf";
 import { repairPdf } from "@/lib/pdf/repair-pdf";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
-import type { LongTermValidationInput } from "@/lib/pdf/add-document-timestamp";
-import { planAndProduceStampedPdf, type StampSignTaskInput } from "@/lib/stamp-signing/plan-and-produce-stamped-pdf";
+import { planAndProduceStampedPdf, type StampSignTaskInput, type StampValidationData } from "@/lib/stamp-signing/plan-and-produce-stamped-pdf";
 import { importPkcs12 } from "@/lib/pki/import-pkcs12";
 import { judgeFacialTry } from "@/lib/signers/judge-facial-try";
 import { produceProcessSignature, type ProcessSignatureInput } from "@/lib/signers/produce-process-signature";
@@ -28,7 +27,7 @@ export const cpuTasks = {
   "plan-and-produce-stamped-pdf": (input: StampSignTaskInput, context: TaskContext) =>
     planAndProduceStampedPdf(input, {
       claim: (facts) => context.call("claim", facts) as Promise<CmsSignerInput>,
-      validation: () => context.call("validation") as Promise<Pick<LongTermValidationInput, "certificates" | "crls">>,
+      validation: () => context.call("validation") as Promise<StampValidationData>,
       timestamp: (digest) => context.call("timestamp", digest) as Promise<Uint8Array>,
     }),
   "produce-process-signature": (input: ProcessSignatureInput, context: TaskContext) =>
