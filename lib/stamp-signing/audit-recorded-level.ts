@@ -1,4 +1,4 @@
-import { logError } from "@/lib/runtime/log";
+import { logger } from "@/lib/runtime/log";
 import { metrics } from "@/lib/metrics/metrics";
 import type { PadesLevel } from "@/lib/verification/verification-report";
 
@@ -35,6 +35,6 @@ export async function auditRecordedLevel(
   }
   metrics().levelAudits.inc({ kind: output.kind, outcome: "disagrees" });
   metrics().levelDisagreements.inc({ kind: output.kind, recorded: output.recorded ?? "none", measured: measured ?? "none" });
-  logError("recorded PAdES level differs from the full verification", undefined, { kind: output.kind, transaction: output.transaction, recorded: output.recorded, measured });
+  logger().error({ kind: output.kind, transaction: output.transaction, recorded: output.recorded, measured }, "recorded PAdES level differs from the full verification");
   return "disagrees";
 }
