@@ -96,7 +96,8 @@ function sampler(name: string, into: { name: string; pdf: Uint8Array }[]) {
 
 async function main() {
   const large = process.argv.includes("--large") ? ensureLargeInput() : undefined;
-  const server = await startTestServer({ env: { SERVER_TIMING: "1" } });
+  // the production default share of full level checks (the test servers check every output)
+  const server = await startTestServer({ env: { SERVER_TIMING: "1", LEVEL_AUDIT_RATE: "0.02" } });
   const database = server.databaseUrl ? "PostgreSQL" : "PGlite";
   try {
     const api = new StampApiClient(server.baseUrl);

@@ -129,6 +129,9 @@ describe("metrics", () => {
     for (const name of ['firmaviva_outbox_jobs{status="pending"}', 'firmaviva_outbox_jobs{status="dead"}', "firmaviva_outbox_oldest_pending_age_seconds", 'firmaviva_pool_queue_length{pool="cpu"}', 'firmaviva_pool_queue_length{pool="face"}']) {
       expect(text).toContain(`${name} `);
     }
+    // a test server verifies every stamp output in full after answering: the level derived per request agreed
+    expect(await waitForMetric(/^firmaviva_level_audits_total\{kind="stamp",outcome="agrees"\} (\d+)/m)).toBeGreaterThanOrEqual(1);
+    expect(await (await scrape()).text()).not.toMatch(/^firmaviva_level_disagreements_total\{/m);
     // labels never carry a link token or an ID number
     expect(text).not.toContain(flow.token);
     expect(text).not.toContain(PERSON_ID);
@@ -164,6 +167,16 @@ describe("the server's log", () => {
     expect(leaks(`${output}\n${JSON.stringify({ level: "info", docId: handedToServer["signer doc_id"] })}`)).toEqual(["signer doc_id"]);
   });
 });
+
+async function waitForMetric(pattern: RegExp): Promise<number> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const found = pattern.exec(await (await scrape()).text());
+    if (found) return Number(found[1]);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // polling the metrics, not waiting for time to pass
+  }
+  throw new Error(`no metric ${pattern}`);
+}
 
 async function waitForLogLine(match: (entry: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
   const deadline = Date.now() + 20_000;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { getPublicResource } from "@/lib/callbacks/get-public-resource";
-import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
+import { x509 } from "@/lib/pki/x509-provider";
+import { readCertificate } from "@/lib/verification/check-pki-signatures";
 import { revocationPool } from "@/lib/runtime/process-pools";
 import type { CertificateTasks } from "./certificate-tasks";
 import type { OutsideCrlCheck } from "./check-outside-crl";
@@ -39,10 +40,10 @@ export async function fetchOutsideRevocation(
 ): Promise<OutsideRevocation> {
   const now = options.now ?? new Date();
   const deadline = Date.now() + DEADLINE_MS;
-  const pool = [...certificatesDer, ...options.issuersDer].map((der) => readX509Certificate(der));
+  const pool = [...certificatesDer, ...options.issuersDer].map((der) => readCertificate(der));
   const outcomes = await Promise.all(
     certificatesDer.map(async (der): Promise<{ crl: Uint8Array; issuer: Uint8Array } | { subject: string; reason: string } | null> => {
-      const certificate = readX509Certificate(der);
+      const certificate = readCertificate(der);
       if (certificate.subject === certificate.issuer || options.isPlatformIssued(certificate)) return null;
       const issuer = pool.find((candidate) => candidate.subject === certificate.issuer && candidate !== certificate);
       if (!issuer) return { subject: certificate.subject, reason: "issuer certificate unknown" };

@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
 import { finishLongTermValidation } from "@/lib/pdf/add-document-timestamp";
-import { readX509Certificate } from "@/lib/pki/x509-provider";
+import { readCertificate } from "@/lib/verification/check-pki-signatures";
 import { fetchOutsideRevocation } from "./fetch-outside-revocation";
 import { loadPlatformPki } from "./load-platform-pki";
 import { currentPlatformCrls } from "./publish-crl";
@@ -21,15 +21,15 @@ export async function validationData(
   { db, settings }: { db: Db; settings: TsaSettings },
 ) {
   const pki = await loadPlatformPki({ db, settings });
-  const platformIssuers = new Set([pki.root.certificateDer, pki.issuing.certificateDer].map((der) => readX509Certificate(der).subject));
+  const platformIssuers = new Set([pki.root.certificateDer, pki.issuing.certificateDer].map((der) => readCertificate(der).subject));
   const fetched = await fetchOutsideRevocation(signerCertificates, {
     issuersDer: outside.trustAnchorsDer,
     isPlatformIssued: (certificate) => platformIssuers.has(certificate.issuer),
     allowPrivate: outside.allowPrivate,
   });
   const certificates = uniqueDer([...signerCertificates, ...fetched.certificates, pki.issuing.certificateDer, pki.root.certificateDer, pki.tsa.certificateDer]);
-  const platformCovered = certificates.filter((der) => platformIssuers.has(readX509Certificate(der).issuer));
-  const coveringSince = new Date(Math.max(...platformCovered.map((der) => readX509Certificate(der).notBefore.getTime())));
+  const platformCovered = certificates.filter((der) => platformIssuers.has(readCertificate(der).issuer));
+  const coveringSince = new Date(Math.max(...platformCovered.map((der) => readCertificate(der).notBefore.getTime())));
   return {
     certificates,
     crls: [...fetched.crls, ...(await currentPlatformCrls({ coveringSince }, { db, settings }))],

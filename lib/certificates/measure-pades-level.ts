@@ -22,10 +22,16 @@ export function lowerLevel(a: PadesLevel | null, b: PadesLevel | null): PadesLev
  * validator trusting that CA starts from, so its validation data counts for the level. Trust itself
  * is another question, answered by the verifier's status.
  */
-export async function measurePadesLevel(
-  { pdf, ourSignatures, signerChainDer = [] }: { pdf: Uint8Array; ourSignatures: number; signerChainDer?: readonly Uint8Array[] },
-  { db, settings }: { db: Db; settings: PkiSettings & { trustAnchorsDer?: Uint8Array[] } },
-): Promise<PadesLevel | null> {
+export async function measurePadesLevel(output: MeasuredOutput, deps: MeasureDeps): Promise<PadesLevel | null> {
+  const level = await measurePadesLevelOrUnmeasured(output, deps);
+  return level === "unmeasured" ? null : level;
+}
+
+type MeasuredOutput = { pdf: Uint8Array; ourSignatures: number; signerChainDer?: readonly Uint8Array[] };
+type MeasureDeps = { db: Db; settings: PkiSettings & { trustAnchorsDer?: Uint8Array[] } };
+
+/** As measurePadesLevel, telling a verifier that could not run (pool limits) apart from a file with no level. */
+export async function measurePadesLevelOrUnmeasured({ pdf, ourSignatures, signerChainDer = [] }: MeasuredOutput, { db, settings }: MeasureDeps): Promise<PadesLevel | null | "unmeasured"> {
   const pki = await loadPlatformPki({ db, settings });
   const anchorsDer = [pki.root.certificateDer, ...(settings.trustAnchorsDer ?? []), ...signerChainDer.filter(isSelfIssued)];
   let report;
@@ -33,7 +39,7 @@ export async function measurePadesLevel(
     report = await cpuPool<VerificationTasks>().run("verify-pdf", { bytes: pdf, anchorsDer });
   } catch {
     // the signature is made and stored either way; an unmeasured level is reported as unknown, never guessed
-    return null;
+    return "unmeasured";
   }
   const signatures = report.signatures.filter((s) => s.kind === "signature").slice(-ourSignatures);
   if (signatures.length < ourSignatures || ourSignatures < 1) return null;

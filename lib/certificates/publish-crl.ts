@@ -3,7 +3,8 @@ import type { Db } from "@/db/client";
 import { crlIssues, pkiCertificates } from "@/db/schema";
 import { buildCrl } from "@/lib/pki/build-crl";
 import { crlSlug } from "@/lib/pki/crl-distribution-url";
-import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
+import { readX509Certificate } from "@/lib/pki/x509-provider";
+import { readCertificate, readCrl } from "@/lib/verification/check-pki-signatures";
 import { sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { CertificateWithKey } from "@/lib/pki/issued-certificate";
@@ -45,14 +46,14 @@ async function platformIssuers(db: Db, settings: PkiSettings): Promise<Issuer[]>
 }
 
 async function currentCrl(issuer: Issuer, db: Db, coveringSince = new Date(0)): Promise<Uint8Array> {
-  const issuerName = readX509Certificate(issuer.certificate.certificateDer).subject;
+  const issuerName = readCertificate(issuer.certificate.certificateDer).subject;
   const revoked = await db
     .select({ serialNumberHex: pkiCertificates.serialNumberHex, revokedAt: pkiCertificates.revokedAt })
     .from(pkiCertificates)
     .where(and(eq(pkiCertificates.issuerName, issuerName), isNotNull(pkiCertificates.revokedAt)));
   const [current] = await db.select().from(crlIssues).where(eq(crlIssues.issuerCertificateId, issuer.rowId));
   const latestRevocation = Math.max(0, ...revoked.map((r) => r.revokedAt!.getTime()));
-  const issuedAt = current ? new x509.X509Crl(new Uint8Array(current.crlDer)).thisUpdate.getTime() : 0;
+  const issuedAt = current ? readCrl(current.crlDer).thisUpdate.getTime() : 0;
   const fresh = current && current.nextUpdate.getTime() - Date.now() > REUSE_WINDOW_MS;
   // both sides are whole seconds read from DER, as validators compare them
   if (fresh && latestRevocation < issuedAt && issuedAt >= coveringSince.getTime()) {

@@ -49,6 +49,8 @@ export const ZEnv = z.object({
   VERIFY_QUEUE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
   // verifications a minute per client address (IPv6: per /64)
   VERIFY_RATE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100_000).default(20)),
+  // share of signPDF outputs verified in full after answering, to check the level derived per request (tests: 1)
+  LEVEL_AUDIT_RATE: z.preprocess(emptyAsUndefined, z.coerce.number().min(0).max(1).default(0.02)),
   CPU_TASK_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1000).max(3_600_000).optional()),
   TRUST_ANCHORS_FILE: optionalString,
   FRAME_ANCESTORS: z.preprocess(

@@ -20,6 +20,18 @@ function createMetrics() {
       labelNames: ["kind", "pades_level"] as const,
       registers,
     }),
+    levelAudits: new Counter({
+      name: "firmaviva_level_audits_total",
+      help: "Sampled full verifications of a recorded PAdES level, by kind and outcome (agrees, disagrees, unmeasured)",
+      labelNames: ["kind", "outcome"] as const,
+      registers,
+    }),
+    levelDisagreements: new Counter({
+      name: "firmaviva_level_disagreements_total",
+      help: "Outputs whose recorded PAdES level differs from the level a full verification finds (an alert: should stay 0)",
+      labelNames: ["kind", "recorded", "measured"] as const,
+      registers,
+    }),
     timeStampTokens: new Counter({ name: "firmaviva_time_stamp_tokens_total", help: "Time-stamp tokens issued by the built-in TSA", registers }),
     outboxJobs: new Gauge({ name: "firmaviva_outbox_jobs", help: "Outbox rows by status (pending, running, dead) at scrape time", labelNames: ["status"] as const, registers }),
     outboxOldestAge: new Gauge({ name: "firmaviva_outbox_oldest_pending_age_seconds", help: "Age of the oldest due pending or running outbox job (0 when none)", registers }),

@@ -8,6 +8,8 @@ import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import { createTimeStampToken } from "@/lib/tsa/create-time-stamp-token";
 import { toPem } from "@/lib/pki/testing/openssl-cli";
 import { validatePdf } from "@/e2e/fixtures/independent-validators";
+import { buildCrl } from "@/lib/pki/build-crl";
+import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
 import { ZSignPdfFields } from "./schemas";
 import { planAndProduceStampedPdf, type StampSigningCalls } from "./plan-and-produce-stamped-pdf";
 
@@ -27,12 +29,18 @@ describe("planAndProduceStampedPdf", () => {
     signer = { certificateDer: issued.certificateDer, privateKey: issued.privateKey, chainDer: [pki.issuing.certificateDer] };
   });
 
+  const currentCrls = async () => {
+    const now = new Date();
+    const window = { revoked: [], crlNumber: 1n, thisUpdate: now, nextUpdate: new Date(now.getTime() + 3_600_000) };
+    return [await buildCrl(pki.issuing, window), await buildCrl(pki.root, window)];
+  };
+
   /** Main-thread calls that count the claims, as the request's own would take the tx_token. */
   function calls() {
     const claims: { repaired: boolean }[] = [];
     const main: StampSigningCalls = {
       claim: async (facts) => (claims.push(facts), signer),
-      validation: async () => ({ certificates: [pki.issuing.certificateDer, pki.root.certificateDer], crls: [] }),
+      validation: async () => ({ certificates: [pki.issuing.certificateDer, pki.root.certificateDer, pki.tsa.certificateDer], crls: await currentCrls(), anchorsDer: [pki.root.certificateDer] }),
       timestamp: (digest) =>
         createTimeStampToken({ digest, hashAlgorithm: "SHA-256", tsa: { ...pki.tsa, chainDer: [pki.issuing.certificateDer] }, serialNumber: 1n, policyOid: "1.3.6.1.4.1.99999.1.1", includeCertificates: true }),
     };
@@ -67,5 +75,9 @@ describe("planAndProduceStampedPdf", () => {
     expect(Buffer.from(sha256(result.pdf)).toString("hex")).toBe(result.sha256);
     const report = validatePdf(result.pdf, toPem(pki.root.certificateDer));
     expect(report.pass, report.output).toBe(true);
+    // the level derived from what the task built is the one the full verifier finds in the output
+    const verified = await verifyPdfSignatures(result.pdf, [pki.root.certificateDer]);
+    expect(result.padesLevel).toBe("B-LT");
+    expect(verified.signatures.at(-1)?.level).toBe(result.padesLevel);
   });
 });

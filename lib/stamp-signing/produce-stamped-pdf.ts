@@ -22,6 +22,13 @@ export type StampSigningContext = {
   signedAt: Date;
 };
 
+export type ProducedStampedPdf = {
+  pdf: Uint8Array;
+  sha256: string;
+  /** What this request signed, for the level derived from it (derive-stamp-level.ts). */
+  signature: { cmsDer: Uint8Array; byteRangeDigest: Uint8Array };
+};
+
 const signTypeLabel = { agente: "agente", digital: "digital", otp: "OTP" } as const;
 
 /**
@@ -35,13 +42,18 @@ export async function produceStampedPdf(
   fields: SignPdfFields,
   plan: Pick<SigningPlan, "placement">,
   context: StampSigningContext,
-): Promise<{ pdf: Uint8Array; sha256: string }> {
+): Promise<ProducedStampedPdf> {
   try {
     const appearance = plan.placement ? await timed("stamp-draw", () => drawAppearance(image, fields, context)) : undefined;
     const widget = plan.placement && appearance ? { pageIndex: plan.placement.pageIndex, rect: plan.placement.rect, appearance } : undefined;
     const timeStamper: typeof context.timeStamper = (digest) => timed("tsa", () => context.timeStamper(digest));
+    let built: ProducedStampedPdf["signature"] | undefined;
     const signed = await signPdf(pdf, {
-      sign: (digest) => timed("cms", () => signCadesDetached({ digest, signer: context.signer, signatureTimestamp: signatureTimestampFrom(timeStamper) })),
+      sign: async (digest) => {
+        const cmsDer = await timed("cms", () => signCadesDetached({ digest, signer: context.signer, signatureTimestamp: signatureTimestampFrom(timeStamper) }));
+        built = { cmsDer, byteRangeDigest: digest };
+        return cmsDer;
+      },
       signerName: fields.names ? `${fields.names} ${fields.last_names ?? ""}`.trim() : undefined,
       reason: `Firma ${signTypeLabel[fields.sign_type]} · Id ${context.txToken}`,
       signingTime: context.signedAt,
@@ -49,7 +61,7 @@ export async function produceStampedPdf(
       widget,
     });
     const finished = await timed("dss", () => context.finish(signed));
-    return { pdf: finished, sha256: createHash("sha256").update(finished).digest("hex") };
+    return { pdf: finished, sha256: createHash("sha256").update(finished).digest("hex"), signature: built! };
   } catch (error) {
     throw toAppError(error);
   }

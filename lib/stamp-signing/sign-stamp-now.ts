@@ -5,7 +5,10 @@ import { AppError } from "@/lib/errors";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { timeStamperFor, type TimeStamper } from "@/lib/certificates/time-stamp-authority";
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
-import { measurePadesLevel } from "@/lib/certificates/measure-pades-level";
+import { measurePadesLevelOrUnmeasured } from "@/lib/certificates/measure-pades-level";
+import { loadPlatformPki } from "@/lib/certificates/load-platform-pki";
+import { isSelfIssued } from "@/lib/pki/parse-certificate-fields";
+import { auditRecordedLevel, isAuditSampled } from "./audit-recorded-level";
 import type { PadesLevel } from "@/lib/verification/verification-report";
 import { cpuPool } from "@/lib/runtime/process-pools";
 import type { StampSigningTasks } from "./stamp-signing-tasks";
@@ -72,7 +75,10 @@ export async function signStampNow(
         { db, settings: tsaSettings },
       );
       unavailable = validation.unavailable;
-      return { certificates: validation.certificates, crls: validation.crls };
+      // the anchors the full verifier starts from (measure-pades-level.ts), so the derived level is judged alike
+      const pki = await loadPlatformPki({ db, settings: tsaSettings });
+      const anchorsDer = [pki.root.certificateDer, ...config.trustAnchorsDer, ...signer!.chainDer.filter(isSelfIssued)];
+      return { certificates: validation.certificates, crls: validation.crls, anchorsDer };
     }),
     timestamp: (digest: Uint8Array) => timeStamper!(digest),
   };
@@ -83,7 +89,7 @@ export async function signStampNow(
   const result = await timed("pdf-update", () => cpuPool<StampSigningTasks>().run("plan-and-produce-stamped-pdf", input, calls, transfer)).catch((error: unknown) => {
     throw mainThreadError ?? error;
   });
-  const padesLevel = await timed("level", () => measurePadesLevel({ pdf: result.pdf, ourSignatures: 1, signerChainDer: signer?.chainDer }, { db, settings: { ...tsaSettings, trustAnchorsDer: config.trustAnchorsDer } }));
+  const padesLevel = result.padesLevel;
   const outputKey = `${job.organizationId}/stamp/${job.docId}/${job.outputName ?? "signed.pdf"}`;
   await timed("blob", () => blobs.put(outputKey, result.pdf, "application/pdf"));
   const recorded = await timed("database", () =>
@@ -106,6 +112,11 @@ export async function signStampNow(
     throw new AppError("CONFLICT", "La transacción ya fue resuelta por otro intento", "tx_token");
   }
   metrics().signatures.inc({ kind: "stamp", pades_level: padesLevel ?? "none" });
+  if (isAuditSampled(config.LEVEL_AUDIT_RATE)) {
+    // after the answer, off the request's time; the pool's own limits bound it like any verification
+    const measure = (pdf: Uint8Array) => measurePadesLevelOrUnmeasured({ pdf, ourSignatures: 1, signerChainDer: signer?.chainDer }, { db, settings: { ...tsaSettings, trustAnchorsDer: config.trustAnchorsDer } });
+    void auditRecordedLevel({ kind: "stamp", transaction: job.txToken, pdf: result.pdf, recorded: padesLevel }, { measure });
+  }
   return { pdf: result.pdf, padesLevel, revocationUnavailable: unavailable };
 }
 

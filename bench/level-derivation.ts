@@ -1,0 +1,38 @@
+// `npx tsx bench/level-derivation.ts`: CPU time of the signPDF level derived from what the request
+// built (derive-stamp-level.ts) against a full verification of the same output, warm, in one thread.
+// Prints figures; asserts nothing about speed.
+import { readFileSync } from "node:fs";
+import { createPkiHierarchy } from "@/lib/pki/generate-pki-hierarchy";
+import { issueSignerCertificate } from "@/lib/pki/issue-certificate";
+import { buildCrl } from "@/lib/pki/build-crl";
+import { createTimeStampToken } from "@/lib/tsa/create-time-stamp-token";
+import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
+import { ZSignPdfFields } from "@/lib/stamp-signing/schemas";
+import { deriveStampLevel } from "@/lib/stamp-signing/derive-stamp-level";
+import { produceStampedPdf } from "@/lib/stamp-signing/produce-stamped-pdf";
+import { finishLongTermValidation } from "@/lib/pdf/add-document-timestamp";
+
+async function main() {
+  const pki = await createPkiHierarchy({ environment: "quality", crlBaseUrl: "https://crl.example.test" });
+  const agent = await issueSignerCertificate(pki.issuing, { givenNames: "José", lastNames: "Pérez", nationality: "PER", idType: "DNI", idNumber: "12345678", validityMinutes: 15, crlBaseUrl: "https://crl.example.test" });
+  const signer = { certificateDer: agent.certificateDer, privateKey: agent.privateKey, chainDer: [pki.issuing.certificateDer] };
+  const now = new Date();
+  const window = { revoked: [], crlNumber: 1n, thisUpdate: now, nextUpdate: new Date(now.getTime() + 3_600_000) };
+  const validation = { certificates: [agent.certificateDer, pki.issuing.certificateDer, pki.root.certificateDer, pki.tsa.certificateDer], crls: [await buildCrl(pki.issuing, window), await buildCrl(pki.root, window)], anchorsDer: [pki.root.certificateDer] };
+  const pdf = new Uint8Array(readFileSync("/work/shared/fixtures/pdfs/valid/libreoffice70-tiny.pdf"));
+  const timestamp = (digest: Uint8Array) => createTimeStampToken({ digest, hashAlgorithm: "SHA-256", tsa: { ...pki.tsa, chainDer: [pki.issuing.certificateDer] }, serialNumber: 1n, policyOid: "1.3.6.1.4.1.99999.1.1", includeCertificates: false });
+  const fields = ZSignPdfFields.parse({ names: "José", last_names: "Pérez", person_id: "12345678" });
+  const produced = await produceStampedPdf(pdf, undefined, fields, { placement: null }, { signer, timeStamper: timestamp, finish: (signed) => finishLongTermValidation(signed, validation), txToken: "ABCDEFGHIJ0123456789", environment: "quality", verifyUrl: "https://example.test/v", signedAt: new Date() });
+  const rounds = 40;
+  const measure = async (name: string, run: () => Promise<unknown>) => {
+    for (let i = 0; i < 5; i++) await run();
+    const cpu = process.cpuUsage();
+    for (let i = 0; i < rounds; i++) await run();
+    const used = process.cpuUsage(cpu);
+    console.log(`${name.padEnd(36)} ${((used.user + used.system) / 1000 / rounds).toFixed(2)} ms CPU per output -> ${JSON.stringify(await run())}`);
+  };
+  await measure("derived (derive-stamp-level)", () => deriveStampLevel({ ...produced.signature, dss: validation, anchorsDer: validation.anchorsDer }));
+  await measure("full verification (verify-pdf)", async () => (await verifyPdfSignatures(produced.pdf, validation.anchorsDer)).signatures.at(-1)?.level);
+}
+
+void main();
