@@ -16,7 +16,10 @@ function sourceFiles(root: string): string[] {
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
+      // test helpers (testing/) may reach up, as tests do (the same exemption as the eslint layer rule)
+      if (entry.isDirectory()) {
+        if (entry.name !== "testing") walk(full);
+      }
       else if (EXTENSIONS.includes(path.extname(entry.name)) && !/\.(test|spec)\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts")) files.push(full);
     }
   };

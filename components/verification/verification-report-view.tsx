@@ -1,6 +1,6 @@
 import type { Locale } from "@/lib/i18n/messages";
 import { DEFAULT_TIME_ZONE } from "@/lib/i18n/time-zones";
-import type { VerifyMessages } from "@/lib/i18n/verify-messages";
+import type { VerifyMessages } from "@/lib/verification/verify-messages";
 import type { Change } from "@/lib/verification/classify-revision-changes";
 import type { SignatureReport, VerificationReport } from "@/lib/verification/verification-report";
 

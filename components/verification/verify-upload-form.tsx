@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import type { Locale } from "@/lib/i18n/messages";
-import { verifyMessages } from "@/lib/i18n/verify-messages";
+import { verifyMessages } from "@/lib/verification/verify-messages";
 import type { VerificationReport } from "@/lib/verification/verification-report";
 import { VerificationReportView } from "./verification-report-view";
 

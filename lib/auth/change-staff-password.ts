@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { users } from "@/db/schema";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { AppError } from "@/lib/errors";
-import { parseWith } from "@/lib/http/parse-input";
+import { parseWith } from "@/lib/request-reading/parse-input";
 import { hashPassword, verifyPassword } from "./password-hash";
 import { ZPassword } from "./password-policy";
 import { endStaffCredentials } from "./end-staff-credentials";

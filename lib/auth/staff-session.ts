@@ -2,7 +2,7 @@ import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { getServices } from "@/lib/runtime/services";
-import { recordStaffLogin } from "@/lib/audit/record-staff-login";
+import { recordStaffLogin } from "./record-staff-login";
 import { authenticateStaff } from "./authenticate-staff";
 import { clientAddress } from "@/lib/config/client-address";
 import { RateLimitedError } from "./throttle-logins";

@@ -10,7 +10,7 @@ import { formatProcess } from "@/lib/processes/format-process";
 import { loadProcessRecords } from "@/lib/processes/load-process-records";
 import type { LinkSettings } from "@/lib/processes/link-token";
 import { callbackEventOf, callbackSecretOf, callbackSignature, standardWebhookHeaders } from "./callback-secret";
-import { BlockedTargetError, postWebhook } from "./post-webhook";
+import { BlockedTargetError, postWebhook } from "@/lib/outbound-http/post-webhook";
 
 export const CALLBACK_TIMEOUT_MS = 10_000;
 

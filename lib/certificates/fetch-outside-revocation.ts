@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { getPublicResource } from "@/lib/callbacks/get-public-resource";
+import { getPublicResource } from "@/lib/outbound-http/get-public-resource";
 import { x509 } from "@/lib/pki/x509-provider";
-import { readCertificate } from "@/lib/verification/check-pki-signatures";
+import { readCertificate } from "@/lib/pki/check-pki-signatures";
 import { revocationPool } from "@/lib/runtime/process-pools";
 import type { CertificateTasks } from "./certificate-tasks";
 import type { OutsideCrlCheck } from "./check-outside-crl";

@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
 import { finishLongTermValidation } from "@/lib/pdf/add-document-timestamp";
-import { readCertificate } from "@/lib/verification/check-pki-signatures";
+import { readCertificate } from "@/lib/pki/check-pki-signatures";
 import { fetchOutsideRevocation } from "./fetch-outside-revocation";
 import { loadPlatformPki } from "./load-platform-pki";
 import { currentPlatformCrls } from "./publish-crl";

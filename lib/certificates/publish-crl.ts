@@ -4,7 +4,7 @@ import { crlIssues, pkiCertificates } from "@/db/schema";
 import { buildCrl } from "@/lib/pki/build-crl";
 import { crlSlug } from "@/lib/pki/crl-distribution-url";
 import { readX509Certificate } from "@/lib/pki/x509-provider";
-import { readCertificate, readCrl } from "@/lib/verification/check-pki-signatures";
+import { readCertificate, readCrl } from "@/lib/pki/check-pki-signatures";
 import { sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { CertificateWithKey } from "@/lib/pki/issued-certificate";

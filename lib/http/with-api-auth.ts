@@ -5,7 +5,7 @@ import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
 import { can, type Permission } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
 import { errorResponse, type ApiFamily } from "./error-responses";
-import { readAuthorization } from "./parse-input";
+import { readAuthorization } from "@/lib/request-reading/parse-input";
 import { recordStages, requestTimingEnabled, serverTimingHeader, timed } from "@/lib/runtime/request-timing";
 import { requestIdOf, runWithRequestContext } from "@/lib/runtime/request-context";
 import { metrics, routeLabel } from "@/lib/metrics/metrics";

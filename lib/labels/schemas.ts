@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZPageLimit } from "@/lib/http/page-limit";
+import { ZPageLimit } from "@/lib/request-reading/page-limit";
 
 const emptyAsUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
 

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { organizations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { parseWith } from "@/lib/http/parse-input";
+import { parseWith } from "@/lib/request-reading/parse-input";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { ZOrganizationSettings, type OrganizationSettingsInput } from "./schemas";
 

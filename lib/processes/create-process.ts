@@ -6,7 +6,7 @@ import type { ProcessCaller } from "@/lib/auth/verify-process-token";
 import type { BlobStore } from "@/lib/blob-store/blob-store";
 import { sha256Hex } from "@/lib/crypto/derive-key";
 import { AppError } from "@/lib/errors";
-import type { UploadedFile } from "@/lib/http/parse-multipart";
+import type { UploadedFile } from "@/lib/request-reading/parse-multipart";
 import { inspectUploadedPdfs } from "./inspect-uploaded-pdfs";
 import { acceptPdfInPool } from "@/lib/verification/accept-pdf-in-pool";
 import { issueSigningLinks, linksMessage } from "./issue-signing-links";

@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/errors";
-import type { UploadedFile } from "@/lib/http/parse-multipart";
+import type { UploadedFile } from "@/lib/request-reading/parse-multipart";
 import type { AcceptedPdf } from "@/lib/pdf/accept-pdf";
 import { toAppError } from "@/lib/engine-errors";
 

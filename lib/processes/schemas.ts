@@ -1,6 +1,6 @@
 import { identityLevels, identityMethods } from "@/lib/identity-assurance/identity-level";
 import { z } from "zod";
-import { ZPageLimit } from "@/lib/http/page-limit";
+import { ZPageLimit } from "@/lib/request-reading/page-limit";
 import { processStatuses } from "@/db/schema";
 import { ZPersonNames } from "@/lib/identity-registry/schemas";
 import { nationalIdProblem, normalizeDocId } from "@/lib/identity-registry/check-national-id";

@@ -3,7 +3,7 @@ import type { OutboxKind } from "@/lib/outbox/job-payloads";
 import { forgetQuietLoginThrottles } from "@/lib/auth/throttle-logins";
 import type { Services } from "@/lib/runtime/services";
 import { stampSignJobHandler } from "@/lib/stamp-signing/run-stamp-sign-job";
-import { signAfterReviewJobHandler } from "@/lib/identity-assurance/sign-after-review";
+import { signAfterReviewJobHandler } from "@/lib/identity-reviews/sign-after-review";
 import { deliverCallback } from "@/lib/callbacks/deliver-callback";
 import { sendSigningNotification } from "@/lib/notifications/send-signing-notification";
 import { expireDueProcesses } from "@/lib/processes/expire-due-processes";

@@ -8,7 +8,7 @@ import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { storeCertificate } from "@/lib/certificates/store-certificate";
 import { documentTimeStamperFor, timeStamperFor } from "@/lib/certificates/time-stamp-authority";
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
-import { lowerLevel, measurePadesLevel } from "@/lib/certificates/measure-pades-level";
+import { lowerLevel, measurePadesLevel } from "@/lib/verification/measure-pades-level";
 import { cpuPool } from "@/lib/runtime/process-pools";
 import type { SignerTasks } from "./signer-tasks";
 import { timed } from "@/lib/runtime/request-timing";

@@ -1,6 +1,6 @@
 import { checkCertificateChain } from "@/lib/verification/check-certificate-chain";
 import { readSignedData } from "@/lib/pki/read-signed-data";
-import { readCertificate } from "@/lib/verification/check-pki-signatures";
+import { readCertificate } from "@/lib/pki/check-pki-signatures";
 import { verifyTimeStampToken } from "@/lib/verification/verify-time-stamp-token";
 import { findSignerCertificate, verifySignerInfo } from "@/lib/verification/verify-signer-info";
 import type { PadesLevel } from "@/lib/verification/verification-report";

@@ -6,7 +6,7 @@ import { stampTransactions } from "@/db/schema";
 import { AppError, isAppError } from "@/lib/errors";
 import { isUniqueViolation } from "@/db/is-unique-violation";
 import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
-import type { UploadedFile } from "@/lib/http/parse-multipart";
+import type { UploadedFile } from "@/lib/request-reading/parse-multipart";
 import { enqueue } from "@/lib/outbox/enqueue";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";

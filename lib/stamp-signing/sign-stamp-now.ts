@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { timeStamperFor, type TimeStamper } from "@/lib/certificates/time-stamp-authority";
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
-import { measurePadesLevelOrUnmeasured } from "@/lib/certificates/measure-pades-level";
+import { measurePadesLevelOrUnmeasured } from "@/lib/verification/measure-pades-level";
 import { loadPlatformPki } from "@/lib/certificates/load-platform-pki";
 import { isSelfIssued } from "@/lib/pki/parse-certificate-fields";
 import { auditRecordedLevel, isAuditSampled } from "./audit-recorded-level";

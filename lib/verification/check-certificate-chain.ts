@@ -1,5 +1,5 @@
 import { x509 } from "@/lib/pki/x509-provider";
-import { isCertificateSignedBy, readCertificate } from "./check-pki-signatures";
+import { isCertificateSignedBy, readCertificate } from "@/lib/pki/check-pki-signatures";
 import { findRevocationStatus, type RevocationStatus, type ValidationMaterial } from "./find-revocation-status";
 
 const MAX_CHAIN_LENGTH = 8;

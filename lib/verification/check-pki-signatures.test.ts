@@ -3,7 +3,7 @@ import { buildCrl } from "@/lib/pki/build-crl";
 import { createPkiHierarchy, type PkiHierarchy } from "@/lib/pki/generate-pki-hierarchy";
 import { issueSignerCertificate } from "@/lib/pki/issue-certificate";
 import type { IssuedCertificate } from "@/lib/pki/issued-certificate";
-import { BoundedCache, isCertificateSignedBy, isCrlSignedBy, readCertificate, readCrl } from "./check-pki-signatures";
+import { BoundedCache, isCertificateSignedBy, isCrlSignedBy, readCertificate, readCrl } from "@/lib/pki/check-pki-signatures";
 import { checkCertificateChain } from "./check-certificate-chain";
 import { findRevocationStatus } from "./find-revocation-status";
 

@@ -3,7 +3,7 @@ import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { x509 } from "@/lib/pki/x509-provider";
 import { digestNames, hashOfSignature } from "@/lib/pki/signature-algorithms";
-import { isCertificateSignedBy, isCrlSignedBy, readCertificate, readCrl } from "./check-pki-signatures";
+import { isCertificateSignedBy, isCrlSignedBy, readCertificate, readCrl } from "@/lib/pki/check-pki-signatures";
 
 const OCSP_SIGNING_EKU = "1.3.6.1.5.5.7.3.9";
 const BASIC_OCSP = "1.3.6.1.5.5.7.48.1.1";

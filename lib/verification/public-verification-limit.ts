@@ -1,4 +1,4 @@
-import { AddressRateLimit } from "@/lib/http/address-rate-limit";
+import { AddressRateLimit } from "@/lib/runtime/address-rate-limit";
 import { processSingleton } from "@/lib/process-wide/singleton";
 
 

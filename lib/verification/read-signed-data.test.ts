@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { locateSignature } from "./testing/forge-pdf";
 import { makeGenuineOutputs, type GenuineOutputs } from "./testing/make-genuine-outputs";
 import { readSignedData as readAnySignedData } from "@/lib/pki/read-signed-data";
-import { readCertificate } from "./check-pki-signatures";
+import { readCertificate } from "@/lib/pki/check-pki-signatures";
 
 /** The verifier reads with its cached X.509 reader. */
 const readSignedData = (bytes: Uint8Array) => readAnySignedData(bytes, { readCertificate });

@@ -3,7 +3,7 @@ import type { LazyPdf } from "@/lib/pdf/open-lazy-pdf";
 import { checkCertificateChain, type ChainResult } from "./check-certificate-chain";
 import { checkSignaturePlacement, type Placement } from "./check-signature-placement";
 import type { ValidationMaterial } from "./find-revocation-status";
-import { readCertificate } from "./check-pki-signatures";
+import { readCertificate } from "@/lib/pki/check-pki-signatures";
 import { readSignedData, type SignedDataReading } from "@/lib/pki/read-signed-data";
 import type { Revision } from "./read-revisions";
 import type { SignatureReport } from "./verification-report";

@@ -1,7 +1,7 @@
 import { createHash, createPublicKey, verify, type KeyObject } from "node:crypto";
 import { digestNameOf, digestNames, hashOfSignerInfo, isPlainEcdsa } from "@/lib/pki/signature-algorithms";
 import type { SignedDataReading } from "@/lib/pki/read-signed-data";
-import { readCertificate, readCertificateFields } from "./check-pki-signatures";
+import { readCertificate, readCertificateFields } from "@/lib/pki/check-pki-signatures";
 
 export { digestNames };
 

@@ -3,7 +3,7 @@ import type { ValidationMaterial } from "./find-revocation-status";
 import { readSignedData } from "@/lib/pki/read-signed-data";
 import { readTstInfo } from "@/lib/tsa/read-tst-info";
 import { digestOf, findSignerCertificate, SignerInfoError, verifySignerInfo } from "./verify-signer-info";
-import { readCertificate } from "./check-pki-signatures";
+import { readCertificate } from "@/lib/pki/check-pki-signatures";
 
 export type TimeStampCheck = {
   at: Date;

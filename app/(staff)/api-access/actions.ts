@@ -5,7 +5,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { credentialRoles } from "@/db/schema";
 import { runStaffAction, type ActionResult } from "@/lib/http/run-staff-action";
-import { parseWith } from "@/lib/http/parse-input";
+import { parseWith } from "@/lib/request-reading/parse-input";
 import { createCredential } from "@/lib/credentials/create-credential";
 import { setCredentialRole } from "@/lib/credentials/set-credential-role";
 import { revokeCredential } from "@/lib/credentials/revoke-credential";

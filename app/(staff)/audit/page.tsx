@@ -6,7 +6,7 @@ import { getServices } from "@/lib/runtime/services";
 import { listAuditEvents } from "@/lib/audit/list-audit-events";
 import { verifyAuditChain } from "@/lib/audit/verify-audit-chain";
 import { formatDateTime } from "@/components/processes/format-date-time";
-import { auditActionNamesEn, auditActionNamesEs } from "@/lib/i18n/audit-action-names";
+import { auditActionNamesEn, auditActionNamesEs } from "@/lib/audit/audit-action-names";
 import type { AuditAction } from "@/lib/audit/record-audit-event";
 
 export const dynamic = "force-dynamic";

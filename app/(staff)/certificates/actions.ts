@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { runStaffAction, type ActionResult } from "@/lib/http/run-staff-action";
-import { parseWith } from "@/lib/http/parse-input";
+import { parseWith } from "@/lib/request-reading/parse-input";
 import { AppError } from "@/lib/errors";
 import { ZEnrollCertificateHolder } from "@/lib/stamp-signing/schemas";
 import { enrollCertificateHolder } from "@/lib/stamp-signing/enroll-certificate-holder";

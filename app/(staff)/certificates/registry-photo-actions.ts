@@ -4,7 +4,7 @@
 
 import { revalidatePath } from "next/cache";
 import { runStaffAction, type ActionResult } from "@/lib/http/run-staff-action";
-import { parseWith } from "@/lib/http/parse-input";
+import { parseWith } from "@/lib/request-reading/parse-input";
 import { deleteRegistryPhoto } from "@/lib/registry-photos/delete-registry-photo";
 import { REGISTRY_PHOTO_WRITE, ZRegistryPhotoId } from "@/lib/registry-photos/schemas";
 

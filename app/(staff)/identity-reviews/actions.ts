@@ -3,9 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { runStaffAction, type ActionResult } from "@/lib/http/run-staff-action";
-import { parseWith } from "@/lib/http/parse-input";
-import { approveIdentityReview } from "@/lib/identity-assurance/approve-identity-review";
-import { rejectIdentityReview } from "@/lib/identity-assurance/reject-identity-review";
+import { parseWith } from "@/lib/request-reading/parse-input";
+import { approveIdentityReview } from "@/lib/identity-reviews/approve-identity-review";
+import { rejectIdentityReview } from "@/lib/identity-reviews/reject-identity-review";
 
 const ZReviewDecision = z.object({ reviewId: z.uuid(), reason: z.string().max(300).optional() });
 

@@ -8,7 +8,7 @@ import { saveLabel } from "@/lib/labels/save-label";
 import { deleteLabel } from "@/lib/labels/delete-label";
 import { renameLabel } from "@/lib/labels/rename-label";
 import { ZLabelBody, ZLabelName } from "@/lib/labels/schemas";
-import { parseWith } from "@/lib/http/parse-input";
+import { parseWith } from "@/lib/request-reading/parse-input";
 
 const ZOwned = z.object({ owner: z.string().min(1).max(320), label: ZLabelName });
 const ZRename = z.object({ owner: z.string().min(1).max(320), from: ZLabelName, to: ZLabelName });

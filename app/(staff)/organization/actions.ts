@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { runStaffAction, type ActionResult } from "@/lib/http/run-staff-action";
-import { parseWith } from "@/lib/http/parse-input";
+import { parseWith } from "@/lib/request-reading/parse-input";
 import { ZNewStaffUser, type OrganizationSettingsInput } from "@/lib/organizations/schemas";
 import { updateOrganizationSettings } from "@/lib/organizations/update-organization-settings";
 import { createStaffUser } from "@/lib/organizations/create-staff-user";

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { runStaffAction, type ActionResult } from "@/lib/http/run-staff-action";
-import { parseWith } from "@/lib/http/parse-input";
+import { parseWith } from "@/lib/request-reading/parse-input";
 import { ZIdentityProviderSettings } from "@/lib/identity-assurance/eid/schemas";
 import { removeIdentityProvider, saveIdentityProvider } from "@/lib/identity-assurance/eid/save-identity-provider";
 

@@ -9,7 +9,7 @@ import { approveProcess } from "@/lib/processes/approve-process";
 import { modifyProcess } from "@/lib/processes/modify-process";
 import { redeliverCallback } from "@/lib/callbacks/redeliver-callback";
 import { ZModifyProcess, ZProcessId } from "@/lib/processes/schemas";
-import { parseWith } from "@/lib/http/parse-input";
+import { parseWith } from "@/lib/request-reading/parse-input";
 import { AppError, isAppError } from "@/lib/errors";
 import type { Services } from "@/lib/runtime/services";
 import { unlockSigner } from "@/lib/signers/unlock-signer";

@@ -1,6 +1,6 @@
 import { withStampToken } from "@/lib/http/with-api-auth";
-import { parseMultipart } from "@/lib/http/parse-multipart";
-import { parseWith } from "@/lib/http/parse-input";
+import { parseMultipart } from "@/lib/request-reading/parse-multipart";
+import { parseWith } from "@/lib/request-reading/parse-input";
 import { enrollCertificateHolder, ZEnrollCertificateHolder } from "@/lib/stamp-signing/enroll-certificate-holder";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 

@@ -1,5 +1,5 @@
 import { withStampToken } from "@/lib/http/with-api-auth";
-import { parseWith } from "@/lib/http/parse-input";
+import { parseWith } from "@/lib/request-reading/parse-input";
 import { ZGetSignedPdfQuery } from "@/lib/stamp-signing/schemas";
 import { getSignedPdf } from "@/lib/stamp-signing/get-signed-pdf";
 import { pdfResponse } from "./pdf-response";

@@ -1,5 +1,5 @@
 import { withStampToken } from "@/lib/http/with-api-auth";
-import { parseMultipart } from "@/lib/http/parse-multipart";
+import { parseMultipart } from "@/lib/request-reading/parse-multipart";
 import { importAgentCertificate } from "@/lib/certificates/import-agent-certificate";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 

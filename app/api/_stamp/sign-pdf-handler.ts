@@ -1,6 +1,6 @@
 import { withStampToken } from "@/lib/http/with-api-auth";
-import { parseMultipart } from "@/lib/http/parse-multipart";
-import { parseWith } from "@/lib/http/parse-input";
+import { parseMultipart } from "@/lib/request-reading/parse-multipart";
+import { parseWith } from "@/lib/request-reading/parse-input";
 import { ZSignPdfFields } from "@/lib/stamp-signing/schemas";
 import { requestStampSignature } from "@/lib/stamp-signing/request-stamp-signature";
 import { pdfResponse } from "./pdf-response";

@@ -1,5 +1,5 @@
 import { withStampToken } from "@/lib/http/with-api-auth";
-import { parseMultipart } from "@/lib/http/parse-multipart";
+import { parseMultipart } from "@/lib/request-reading/parse-multipart";
 import { signTimeStamp } from "@/lib/stamp-signing/sign-time-stamp";
 import { timed } from "@/lib/runtime/request-timing";
 

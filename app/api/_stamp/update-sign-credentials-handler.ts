@@ -1,5 +1,5 @@
 import { withStampToken } from "@/lib/http/with-api-auth";
-import { parseJsonBody } from "@/lib/http/parse-input";
+import { parseJsonBody } from "@/lib/request-reading/parse-input";
 import { ZUpdateSignCredentials } from "@/lib/stamp-signing/schemas";
 import { updateSignCredentials } from "@/lib/stamp-signing/update-sign-credentials";
 

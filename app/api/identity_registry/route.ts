@@ -1,5 +1,5 @@
 import { withProcessToken } from "@/lib/http/with-api-auth";
-import { readTextBody } from "@/lib/http/parse-input";
+import { readTextBody } from "@/lib/request-reading/parse-input";
 import { importIdentityRegistry } from "@/lib/identity-registry/import-identity-registry";
 import { IDENTITY_REGISTRY_WRITE } from "@/lib/identity-registry/schemas";
 

@@ -1,5 +1,5 @@
 import { withPublic } from "@/lib/http/with-api-auth";
-import { readAuthorization } from "@/lib/http/parse-input";
+import { readAuthorization } from "@/lib/request-reading/parse-input";
 import { AppError } from "@/lib/errors";
 import { isMetricsToken } from "@/lib/metrics/is-metrics-token";
 import { renderMetrics } from "@/lib/runtime/render-metrics";

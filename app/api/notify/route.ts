@@ -1,6 +1,6 @@
 import { withProcessToken } from "@/lib/http/with-api-auth";
-import { parseWith } from "@/lib/http/parse-input";
-import { readFormFields } from "@/lib/http/read-form-fields";
+import { parseWith } from "@/lib/request-reading/parse-input";
+import { readFormFields } from "@/lib/request-reading/read-form-fields";
 import { notifyProcess } from "@/lib/processes/notify-process";
 import { ZNotifyProcess } from "@/lib/processes/schemas";
 

@@ -1,6 +1,6 @@
 import { withProcessToken } from "@/lib/http/with-api-auth";
-import { parseMultipart } from "@/lib/http/parse-multipart";
-import { parseWith } from "@/lib/http/parse-input";
+import { parseMultipart } from "@/lib/request-reading/parse-multipart";
+import { parseWith } from "@/lib/request-reading/parse-input";
 import { saveRegistryPhoto } from "@/lib/registry-photos/save-registry-photo";
 import { MAX_REGISTRY_PHOTO_BYTES, REGISTRY_PHOTO_WRITE, ZRegistryPhotoUpload } from "@/lib/registry-photos/schemas";
 

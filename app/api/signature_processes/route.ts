@@ -1,7 +1,7 @@
 import { withProcessToken } from "@/lib/http/with-api-auth";
-import { parseMultipart } from "@/lib/http/parse-multipart";
-import { parseWith } from "@/lib/http/parse-input";
-import { readFormFields } from "@/lib/http/read-form-fields";
+import { parseMultipart } from "@/lib/request-reading/parse-multipart";
+import { parseWith } from "@/lib/request-reading/parse-input";
+import { readFormFields } from "@/lib/request-reading/read-form-fields";
 import { createProcess } from "@/lib/processes/create-process";
 import { listProcesses } from "@/lib/processes/list-processes";
 import { modifyProcess } from "@/lib/processes/modify-process";

@@ -1,8 +1,8 @@
 import { withPublic } from "@/lib/http/with-api-auth";
-import { readAuthorization } from "@/lib/http/parse-input";
+import { readAuthorization } from "@/lib/request-reading/parse-input";
 import { answerTimeStampRequest } from "@/lib/certificates/time-stamp-authority";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
-import { readRequestBytes } from "@/lib/http/read-request-bytes";
+import { readRequestBytes } from "@/lib/request-reading/read-request-bytes";
 import { AppError } from "@/lib/errors";
 import { secretsMatch } from "@/lib/crypto/secrets-match";
 

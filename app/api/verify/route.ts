@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/errors";
 import { withPublic } from "@/lib/http/with-api-auth";
-import { parseMultipart } from "@/lib/http/parse-multipart";
+import { parseMultipart } from "@/lib/request-reading/parse-multipart";
 import { verifyUploadedPdf } from "@/lib/verification/verify-uploaded-pdf";
 import { publicVerificationLimit } from "@/lib/verification/public-verification-limit";
 import { clientAddress } from "@/lib/config/client-address";

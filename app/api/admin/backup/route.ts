@@ -1,5 +1,5 @@
 import { withPublic } from "@/lib/http/with-api-auth";
-import { readAuthorization } from "@/lib/http/parse-input";
+import { readAuthorization } from "@/lib/request-reading/parse-input";
 import { AppError } from "@/lib/errors";
 import { isBackupToken } from "@/lib/backup/backup-token";
 import { createBackupArchive } from "@/lib/backup/create-backup-archive";

@@ -1,6 +1,6 @@
 import { withPublic } from "@/lib/http/with-api-auth";
 import { clientAddress } from "@/lib/config/client-address";
-import { parseJsonBody } from "@/lib/http/parse-input";
+import { parseJsonBody } from "@/lib/request-reading/parse-input";
 import { issueProcessToken, ZProcessLogin } from "@/lib/auth/issue-process-token";
 import { AppError, isAppError } from "@/lib/errors";
 

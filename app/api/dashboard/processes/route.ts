@@ -1,6 +1,6 @@
 import { withSession } from "@/lib/http/with-session";
-import { parseMultipart } from "@/lib/http/parse-multipart";
-import { parseWith } from "@/lib/http/parse-input";
+import { parseMultipart } from "@/lib/request-reading/parse-multipart";
+import { parseWith } from "@/lib/request-reading/parse-input";
 import { staffProcessCaller } from "@/lib/auth/staff-process-caller";
 import { createProcess } from "@/lib/processes/create-process";
 import { ZCreateProcessFields } from "@/lib/processes/schemas";

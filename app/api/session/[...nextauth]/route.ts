@@ -1,8 +1,8 @@
 import { NextRequest } from "next/server";
 import { handlers } from "@/lib/auth/staff-session";
 import { withPublic } from "@/lib/http/with-api-auth";
-import { MAX_TEXT_BODY_BYTES } from "@/lib/http/parse-input";
-import { readRequestBytes } from "@/lib/http/read-request-bytes";
+import { MAX_TEXT_BODY_BYTES } from "@/lib/request-reading/parse-input";
+import { readRequestBytes } from "@/lib/request-reading/read-request-bytes";
 
 export const dynamic = "force-dynamic";
 export const { GET } = handlers;

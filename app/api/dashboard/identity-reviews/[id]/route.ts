@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { withSession } from "@/lib/http/with-session";
-import { parseJsonBody, parseWith } from "@/lib/http/parse-input";
-import { approveIdentityReview } from "@/lib/identity-assurance/approve-identity-review";
-import { rejectIdentityReview } from "@/lib/identity-assurance/reject-identity-review";
+import { parseJsonBody, parseWith } from "@/lib/request-reading/parse-input";
+import { approveIdentityReview } from "@/lib/identity-reviews/approve-identity-review";
+import { rejectIdentityReview } from "@/lib/identity-reviews/reject-identity-review";
 
 export const dynamic = "force-dynamic";
 

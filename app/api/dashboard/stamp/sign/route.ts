@@ -1,6 +1,6 @@
 import { withSession } from "@/lib/http/with-session";
-import { parseMultipart } from "@/lib/http/parse-multipart";
-import { parseWith } from "@/lib/http/parse-input";
+import { parseMultipart } from "@/lib/request-reading/parse-multipart";
+import { parseWith } from "@/lib/request-reading/parse-input";
 import { ZSignPdfFields } from "@/lib/stamp-signing/schemas";
 import { requestStampSignature } from "@/lib/stamp-signing/request-stamp-signature";
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { withSession } from "@/lib/http/with-session";
-import { parseMultipart } from "@/lib/http/parse-multipart";
+import { parseMultipart } from "@/lib/request-reading/parse-multipart";
 import { AppError } from "@/lib/errors";
 import { buildTimeStampRequest, timeStampNonce } from "@/lib/tsa/build-time-stamp-request";
 import { signTimeStamp } from "@/lib/stamp-signing/sign-time-stamp";

@@ -1,4 +1,4 @@
-import { parseJsonBody } from "@/lib/http/parse-input";
+import { parseJsonBody } from "@/lib/request-reading/parse-input";
 import { declineSignature } from "@/lib/signers/decline-signature";
 import { ZDeclineSignature } from "@/lib/signers/schemas";
 import { withSignerLink } from "@/lib/http/with-signer-link";

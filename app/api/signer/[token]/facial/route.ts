@@ -1,5 +1,5 @@
-import { parseMultipart } from "@/lib/http/parse-multipart";
-import { parseWith } from "@/lib/http/parse-input";
+import { parseMultipart } from "@/lib/request-reading/parse-multipart";
+import { parseWith } from "@/lib/request-reading/parse-input";
 import { runFacialCheck } from "@/lib/signers/run-facial-check";
 import { ZFacialUpload } from "@/lib/signers/schemas";
 import { withSignerLink } from "@/lib/http/with-signer-link";

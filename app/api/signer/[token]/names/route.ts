@@ -1,4 +1,4 @@
-import { parseJsonBody } from "@/lib/http/parse-input";
+import { parseJsonBody } from "@/lib/request-reading/parse-input";
 import { ZPersonNames } from "@/lib/identity-registry/schemas";
 import { confirmSignerNames } from "@/lib/signers/confirm-signer-names";
 import { jsonWithSession, withSignerLink } from "@/lib/http/with-signer-link";

@@ -1,4 +1,4 @@
-import { parseJsonBody } from "@/lib/http/parse-input";
+import { parseJsonBody } from "@/lib/request-reading/parse-input";
 import { ZIdentifySigner } from "@/lib/signers/schemas";
 import { startSignerSession } from "@/lib/signers/start-signer-session";
 import { jsonWithSession, withSignerLink } from "@/lib/http/with-signer-link";

@@ -1,6 +1,6 @@
 import { withPublic } from "@/lib/http/with-api-auth";
 import { clientAddress } from "@/lib/config/client-address";
-import { parseJsonBody } from "@/lib/http/parse-input";
+import { parseJsonBody } from "@/lib/request-reading/parse-input";
 import { issueStampToken } from "@/lib/auth/issue-stamp-token";
 import { ZStampTokenRequest } from "@/lib/auth/schemas";
 

@@ -5,7 +5,7 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { AppError } from "@/lib/errors";
 import { enqueue } from "@/lib/outbox/enqueue";
 import { recordProcessEvent } from "@/lib/processes/record-process-event";
-import { identityLevelOf, type SignerIdentity } from "./identity-level";
+import { identityLevelOf, type SignerIdentity } from "@/lib/identity-assurance/identity-level";
 
 /** How long an approval lets a signer who had not asked to sign yet do so without a new facial try. */
 export const APPROVED_FACIAL_VALID_SECONDS = 24 * 60 * 60;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { parseCertificateFields, type CertificateFields } from "@/lib/pki/parse-certificate-fields";
-import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
+import { parseCertificateFields, type CertificateFields } from "./parse-certificate-fields";
+import { readX509Certificate, x509 } from "./x509-provider";
 
 /**
  * Parsing certificates and CRLs and checking who signed them, remembered within one process (one

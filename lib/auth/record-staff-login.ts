@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { users } from "@/db/schema";
-import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
-import { recordAuditEvent } from "./record-audit-event";
+import type { StaffIdentity } from "./authenticate-staff";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 
 /**
  * A dashboard login attempt. A failure goes to the chain of the organization that owns the typed

@@ -1,5 +1,5 @@
-import type { ChangeKind } from "@/lib/verification/classify-revision-changes";
-import type { IntegrityResult, SignatureStatus } from "@/lib/verification/verification-report";
+import type { ChangeKind } from "./classify-revision-changes";
+import type { IntegrityResult, SignatureStatus } from "./verification-report";
 import type { IdentityLevel } from "@/lib/identity-assurance/identity-level";
 
 /** The public /verify page. Spanish first; the same keys in English. */

@@ -1,9 +1,9 @@
 import type { Db } from "@/db/client";
 import { cpuPool } from "@/lib/runtime/process-pools";
-import type { VerificationTasks } from "@/lib/verification/verification-tasks";
-import type { PadesLevel } from "@/lib/verification/verification-report";
+import type { VerificationTasks } from "./verification-tasks";
+import type { PadesLevel } from "./verification-report";
 import { isSelfIssued } from "@/lib/pki/parse-certificate-fields";
-import { loadPlatformPki, type PkiSettings } from "./load-platform-pki";
+import { loadPlatformPki, type PkiSettings } from "@/lib/certificates/load-platform-pki";
 
 const order: PadesLevel[] = ["B-B", "B-T", "B-LT", "B-LTA"];
 

@@ -1,4 +1,4 @@
-import type { AuditAction } from "@/lib/audit/record-audit-event";
+import type { AuditAction } from "./record-audit-event";
 
 /** Audit actions as the audit page names them; the stored code stays in the row's title. */
 export const auditActionNamesEs: Record<AuditAction, string> = {
