@@ -1,13 +1,12 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { deriveKey } from "@/lib/crypto/derive-key";
 import { AppError } from "@/lib/errors";
+import { openBox, sealBox, SEALED_BOX_FORMAT, type SealedBoxBinding } from "./sealed-box";
 
-// v1 || iv(12) || tag(16) || ciphertext; the version byte and the owner are authenticated (AAD)
-const FORMAT = 0x01;
-const IV = 12;
-const TAG = 16;
-
-const aadOf = (owner: string) => Buffer.concat([Uint8Array.of(FORMAT), Buffer.from(`firmaviva:biometric\0${owner}`, "utf8")]);
+// the version byte and the owner are authenticated (AAD), as blobs stored before this module was shared
+const bindingOf = (secretKey: Uint8Array, owner: string): SealedBoxBinding => ({
+  secretKey,
+  purpose: "biometrics",
+  aad: Buffer.concat([Uint8Array.of(SEALED_BOX_FORMAT), Buffer.from(`firmaviva:biometric\0${owner}`, "utf8")]),
+});
 
 /**
  * Selfies, ID-document photos and registry portraits are stored encrypted: AES-256-GCM under a key
@@ -15,21 +14,12 @@ const aadOf = (owner: string) => Buffer.concat([Uint8Array.of(FORMAT), Buffer.fr
  * organization, so a blob copied under another organization's key space does not decrypt.
  */
 export function encryptBiometric(plaintext: Uint8Array, secretKey: Uint8Array, owner: string): Uint8Array {
-  const iv = randomBytes(IV);
-  const cipher = createCipheriv("aes-256-gcm", deriveKey(secretKey, "biometrics"), iv, { authTagLength: TAG });
-  cipher.setAAD(aadOf(owner));
-  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return new Uint8Array(Buffer.concat([Uint8Array.of(FORMAT), iv, cipher.getAuthTag(), ciphertext]));
+  return sealBox(plaintext, bindingOf(secretKey, owner));
 }
 
 export function decryptBiometric(blob: Uint8Array, secretKey: Uint8Array, owner: string): Uint8Array {
-  if (blob.length < 1 + IV + TAG || blob[0] !== FORMAT) throw new AppError("INTERNAL", "formato de imagen cifrada desconocido");
-  const decipher = createDecipheriv("aes-256-gcm", deriveKey(secretKey, "biometrics"), blob.subarray(1, 1 + IV), { authTagLength: TAG });
-  decipher.setAAD(aadOf(owner));
-  decipher.setAuthTag(blob.subarray(1 + IV, 1 + IV + TAG));
-  try {
-    return new Uint8Array(Buffer.concat([decipher.update(blob.subarray(1 + IV + TAG)), decipher.final()]));
-  } catch {
-    throw new AppError("INTERNAL", "no se pudo descifrar la imagen");
-  }
+  const opened = openBox(blob, bindingOf(secretKey, owner));
+  if (opened === "unknown-format") throw new AppError("INTERNAL", "formato de imagen cifrada desconocido");
+  if (!opened) throw new AppError("INTERNAL", "no se pudo descifrar la imagen");
+  return opened;
 }
