@@ -7,13 +7,23 @@ import { lockDataDir } from "./lock-data-dir";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
-export type DatabaseOptions = { databaseUrl?: string; dataDir: string };
+export type DatabaseOptions = {
+  databaseUrl?: string;
+  dataDir: string;
+  /**
+   * Wraps every statement and every transaction the driver runs (request profiling charges them to
+   * the "database" stage here, at the client, so use cases carry no timing of their own).
+   */
+  timeQueries?: QueryTimer;
+};
+
+export type QueryTimer = <T>(work: () => Promise<T>) => Promise<T>;
 
 type OpenDatabase = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void> };
 
 const migrationsFolder = () => path.join(process.cwd(), "db", "migrations");
 
-async function openPglite(dataDir: string): Promise<OpenDatabase> {
+async function openPglite(dataDir: string, timeQueries?: QueryTimer): Promise<OpenDatabase> {
   const release = lockDataDir(dataDir);
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
@@ -23,6 +33,9 @@ async function openPglite(dataDir: string): Promise<OpenDatabase> {
   if (!fs.existsSync(path.join(dir, "PG_VERSION"))) await createPgliteCluster(dir);
   const client = new PGlite(dir);
   await client.waitReady;
+  // drizzle runs a statement through query() and a transaction through transaction(), whose own
+  // statements are inside the timed transaction
+  if (timeQueries) for (const method of ["query", "exec", "transaction"] as const) timeMethod(client, method, timeQueries);
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: migrationsFolder() });
   return {
@@ -51,11 +64,23 @@ function createPgliteCluster(dir: string): Promise<void> {
   });
 }
 
-async function openPostgres(databaseUrl: string): Promise<OpenDatabase> {
+async function openPostgres(databaseUrl: string, timeQueries?: QueryTimer): Promise<OpenDatabase> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const { migrate } = await import("drizzle-orm/postgres-js/migrator");
   const client = postgres(databaseUrl, { max: 10, onnotice: () => {} });
+  if (timeQueries) {
+    // drizzle runs a statement as client.unsafe(…), a query that starts when awaited (then), and a
+    // transaction as client.begin(…), whose own statements are inside the timed transaction
+    const unsafe = client.unsafe.bind(client);
+    client.unsafe = ((...args: Parameters<typeof unsafe>) => {
+      const query = unsafe(...args);
+      const then = query.then.bind(query);
+      query.then = ((onDone, onFailed) => timeQueries(() => then()).then(onDone, onFailed)) as typeof query.then;
+      return query;
+    }) as typeof client.unsafe;
+    timeMethod(client, "begin", timeQueries);
+  }
   const db = drizzle(client, { schema });
   // Several instances may start at once: one migrates, the others wait on the advisory lock.
   const lockConnection = await client.reserve();
@@ -71,7 +96,13 @@ async function openPostgres(databaseUrl: string): Promise<OpenDatabase> {
 
 /** Opens the configured database and applies committed migrations. */
 export function openDatabase(options: DatabaseOptions): Promise<OpenDatabase> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.timeQueries) : openPglite(options.dataDir, options.timeQueries);
+}
+
+/** Replaces `target[method]` with the same method run inside `timer`. */
+function timeMethod<T extends object>(target: T, method: keyof T & string, timer: QueryTimer): void {
+  const original = (target[method] as (...args: unknown[]) => Promise<unknown>).bind(target);
+  Object.assign(target, { [method]: (...args: unknown[]) => timer(() => original(...args)) });
 }
 
 export { schema };

@@ -8,7 +8,7 @@ import { createPgBlobStore } from "@/lib/blob-store/pg-blob-store";
 import { createS3BlobStore } from "@/lib/blob-store/s3-blob-store";
 import { processSingletonLoad } from "@/lib/process-wide/singleton";
 import { timeBlobStore } from "./time-blob-store";
-import { requestTimingEnabled } from "./request-timing";
+import { requestTimingEnabled, timed } from "./request-timing";
 
 export type Services = {
   config: AppConfig;
@@ -20,7 +20,8 @@ export type Services = {
 
 async function createServices(): Promise<Services> {
   const appConfig = config();
-  const database = await openDatabase({ databaseUrl: appConfig.DATABASE_URL, dataDir: appConfig.dataDir });
+  const timeQueries = requestTimingEnabled() ? <T>(work: () => Promise<T>) => timed("database", work) : undefined;
+  const database = await openDatabase({ databaseUrl: appConfig.DATABASE_URL, dataDir: appConfig.dataDir, timeQueries });
   // PGlite unpacks its initial files world-readable; from here on postgres creates them 0600 itself
   if (database.kind === "pglite") restrictTree(appConfig.dataDir);
   const blobs = appConfig.S3_BUCKET

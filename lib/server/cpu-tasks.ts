@@ -1,9 +1,10 @@
 import type { CpuTaskImplementations } from "@/lib/runtime/cpu-task";
+import { timed } from "@/lib/runtime/request-timing";
 import { diagnosticTaskImplementations, diagnosticTasks } from "@/lib/runtime/diagnostic-tasks";
 import { acceptPdf } from "@/lib/pdf/accept-pdf";
 import { repairPdf } from "@/lib/pdf/repair-pdf";
 import { importPkcs12 } from "@/lib/pki/import-pkcs12";
-import { planAndProduceStampedPdf } from "@/lib/stamp-signing/plan-and-produce-stamped-pdf";
+import { planAndProduceStampedPdf } from "@/lib/stamp-signing/produce-stamped-pdf";
 import { stampSigningTasks } from "@/lib/stamp-signing/stamp-signing-tasks";
 import { judgeFacialTry } from "@/lib/signers/judge-facial-try";
 import { produceProcessSignature } from "@/lib/signers/produce-process-signature";
@@ -29,25 +30,26 @@ export type CpuTasks = typeof cpuTaskContracts;
 /**
  * The CPU-heavy work that runs in the worker pools: pure functions of their (structured-cloneable)
  * input, one per contract; the compiler checks each against its contract, and the worker's calls
- * home (`context.call`) against the calls the contract names.
+ * home (`context.call`) against the calls the contract names. Each call home is timed here, at the
+ * boundary, under the stage its main-thread work belongs to (Server-Timing, docs/architecture.md).
  */
 export const cpuTasks: CpuTaskImplementations<CpuTasks> = {
   ...diagnosticTaskImplementations,
   "accept-pdf": async (input) => {
-    const accepted = await acceptPdf(input.bytes, { repair: repairPdf });
+    const accepted = await timed("inspect", () => acceptPdf(input.bytes, { repair: repairPdf }));
     return { inspection: accepted.inspection, repaired: accepted.repaired ? accepted.bytes : undefined };
   },
   "import-pkcs12": (input) => importPkcs12(input.bytes, input.password),
   "plan-and-produce-stamped-pdf": (input, context) =>
     planAndProduceStampedPdf(input, {
-      claim: (facts) => context.call("claim", facts),
-      validation: () => context.call("validation"),
-      timestamp: (digest) => context.call("timestamp", digest),
+      claim: (facts) => timed("database", () => context.call("claim", facts)),
+      validation: () => timed("dss", () => context.call("validation")),
+      timestamp: (digest) => timed("tsa", () => context.call("timestamp", digest)),
     }),
   "produce-process-signature": (input, context) =>
     produceProcessSignature(input, {
-      timestamp: (digest) => context.call("timestamp", digest),
-      documentTimestamp: (digest) => context.call("documentTimestamp", digest),
+      timestamp: (digest) => timed("tsa", () => context.call("timestamp", digest)),
+      documentTimestamp: (digest) => timed("tsa", () => context.call("documentTimestamp", digest)),
     }),
   "judge-facial-try": (input) => judgeFacialTry(input),
   "verify-pdf": (input) => verifyPdfSignatures(input.bytes, input.anchorsDer),

@@ -43,7 +43,7 @@ export async function produceProcessSignature(
     const signed = await signPdf(input.original, {
       sign: (digest) =>
         timed("cms", () =>
-          signCadesDetached({ digest, signer: input.signer, signatureTimestamp: (value) => timed("tsa", () => timestamp(new Uint8Array(createHash("sha256").update(value).digest()))) }),
+          signCadesDetached({ digest, signer: input.signer, signatureTimestamp: (value) => timestamp(new Uint8Array(createHash("sha256").update(value).digest())) }),
         ),
       signerName: input.signerName,
       reason: input.reason,
@@ -51,7 +51,7 @@ export async function produceProcessSignature(
       appendPage: input.appendPage,
       widget: { pageIndex: input.pageIndex, rect: input.slot, appearance: stamp },
     });
-    const archive = { ...input.validation, timestamp: (digest: Uint8Array) => timed("tsa", () => documentTimestamp(digest)) };
+    const archive = { ...input.validation, timestamp: documentTimestamp };
     return await timed("dss", () => finishLongTermValidation(signed, input.archive ? archive : input.validation));
   } catch (error) {
     throw toAppError(error);

@@ -1,3 +1,6 @@
+// signPDF's worker side, in one task: plan (read and check the upload), the claim and validation
+// data asked of the main thread, produce (stamp, incremental signature, DSS), and the level derived
+// from what was built. The main thread's side is sign-stamp-now.ts.
 import { createHash } from "node:crypto";
 import { signPdf } from "@/lib/pdf/sign-pdf";
 import { signCadesDetached } from "@/lib/pki/sign-cms-detached";
@@ -10,6 +13,59 @@ import type { SignPdfFields } from "./schemas";
 import type { SigningPlan } from "./plan-stamp-signature";
 import { toAppError } from "@/lib/engine-errors";
 import { timed } from "@/lib/runtime/request-timing";
+import { acceptPdf } from "@/lib/pdf/accept-pdf";
+import { repairPdf } from "@/lib/pdf/repair-pdf";
+import { finishLongTermValidation, type LongTermValidationInput } from "@/lib/pdf/add-document-timestamp";
+import { planStampSignature } from "./plan-stamp-signature";
+import { deriveStampLevel } from "./derive-stamp-level";
+import type { PadesLevel } from "@/lib/verification/verification-report";
+
+export type StampValidationData = Pick<LongTermValidationInput, "certificates" | "crls"> & { anchorsDer: Uint8Array[] };
+
+export type StampSignTaskInput = {
+  pdf: Uint8Array;
+  image?: Uint8Array;
+  fields: SignPdfFields;
+  txToken: string;
+  environment: "quality" | "production";
+  verifyUrl: string;
+};
+
+/** What the signing needs from the main thread, asked for only once the request has been checked. */
+export type StampSigningCalls = {
+  /** Resolves the signer and claims the transaction (the database lives on the main thread). */
+  claim: (facts: { repaired: boolean }) => Promise<CmsSignerInput>;
+  /** Certificates and CRLs for the DSS of the signer's chain, and the anchors its level is judged from. */
+  validation: () => Promise<StampValidationData>;
+  timestamp: TimeStamper;
+};
+
+/**
+ * A signPDF signed now, in one worker task: the upload is read (and rebuilt when damaged), checked
+ * against the request, and signed from the same parse and the same checked image. The transaction
+ * is claimed in between, so a bad document, page, image or position is refused before the tx_token
+ * is taken, in the same order and with the same errors as before any work is queued. The PAdES
+ * level is derived from the CMS, time-stamp and DSS data this task built.
+ */
+export async function planAndProduceStampedPdf(input: StampSignTaskInput, calls: StampSigningCalls): Promise<{ pdf: Uint8Array; sha256: string; padesLevel: PadesLevel | null }> {
+  const plan = await planStampSignature({ fields: input.fields, upload: input.pdf, image: input.image }, {
+    accept: (bytes) => timed("inspect", () => acceptPdf(bytes, { repair: repairPdf })),
+  });
+  const signer = await calls.claim({ repaired: plan.repaired });
+  const validation = await calls.validation();
+  const produced = await produceStampedPdf(plan.pdf, plan.image, input.fields, plan, {
+    signer,
+    timeStamper: calls.timestamp,
+    finish: (pdf) => finishLongTermValidation(pdf, { certificates: validation.certificates, crls: validation.crls }),
+    txToken: input.txToken,
+    environment: input.environment,
+    verifyUrl: input.verifyUrl,
+    signedAt: new Date(),
+  });
+  // measured on what this task built, in the same worker: no second task re-reads the whole output
+  const padesLevel = await timed("level", () => deriveStampLevel({ ...produced.signature, dss: validation, anchorsDer: validation.anchorsDer }));
+  return { pdf: produced.pdf, sha256: produced.sha256, padesLevel };
+}
 
 export type StampSigningContext = {
   signer: CmsSignerInput;
@@ -46,11 +102,11 @@ export async function produceStampedPdf(
   try {
     const appearance = plan.placement ? await timed("stamp-draw", () => drawAppearance(image, fields, context)) : undefined;
     const widget = plan.placement && appearance ? { pageIndex: plan.placement.pageIndex, rect: plan.placement.rect, appearance } : undefined;
-    const timeStamper: typeof context.timeStamper = (digest) => timed("tsa", () => context.timeStamper(digest));
     let built: ProducedStampedPdf["signature"] | undefined;
-    const signed = await signPdf(pdf, {
+    // the incremental update itself; the CMS (and its time-stamp) inside it are stages of their own
+    const signed = await timed("pdf-update", () => signPdf(pdf, {
       sign: async (digest) => {
-        const cmsDer = await timed("cms", () => signCadesDetached({ digest, signer: context.signer, signatureTimestamp: signatureTimestampFrom(timeStamper) }));
+        const cmsDer = await timed("cms", () => signCadesDetached({ digest, signer: context.signer, signatureTimestamp: signatureTimestampFrom(context.timeStamper) }));
         built = { cmsDer, byteRangeDigest: digest };
         return cmsDer;
       },
@@ -59,7 +115,7 @@ export async function produceStampedPdf(
       signingTime: context.signedAt,
       appendPage: plan.placement?.appendPage,
       widget,
-    });
+    }));
     const finished = await timed("dss", () => context.finish(signed));
     return { pdf: finished, sha256: createHash("sha256").update(finished).digest("hex"), signature: built! };
   } catch (error) {

@@ -17,7 +17,6 @@ import { signStampNow } from "./sign-stamp-now";
 import { acceptPdfInPool } from "@/lib/verification/accept-pdf-in-pool";
 import { resolveStampSigner } from "./resolve-stamp-signer";
 import { generateTxToken } from "./generate-tx-token";
-import { timed } from "@/lib/runtime/request-timing";
 
 export type StampSignatureResult =
   | { mode: "sync"; txToken: string; docId: string; pdf: Uint8Array; padesLevel: PadesLevel | null; revocationUnavailable: string[] }
@@ -50,15 +49,13 @@ export async function requestStampSignature(
   const request = { caller, fields, txToken, docId, hasImage: !!image };
   // digital keys are unlocked by the PIN of this request only, so they are signed now even when async
   if (fields.async && fields.sign_type !== "digital") {
-    const plan = await planStampSignature({ fields, upload: input.pdf.bytes, image }, { accept: (bytes) => timed("inspect", () => acceptPdfInPool(bytes)) });
-    await timed("database", () => resolveStampSigner({ caller, fields }, { db: services.db, settings }));
+    const plan = await planStampSignature({ fields, upload: input.pdf.bytes, image }, { accept: acceptPdfInPool });
+    await resolveStampSigner({ caller, fields }, { db: services.db, settings });
     // a damaged upload is signed as its rebuilt copy, and the transaction says so
     const blobPrefix = `${caller.organizationId}/stamp/${docId}`;
-    await timed("blob", async () => {
-      await services.blobs.put(`${blobPrefix}/input.pdf`, plan.pdf, "application/pdf");
-      if (image) await services.blobs.put(`${blobPrefix}/image`, image, "application/octet-stream");
-    });
-    await timed("database", () => claimTransaction({ ...request, repaired: plan.repaired, queuedInput: `${blobPrefix}/input.pdf` }, services.db)).catch(async (error) => {
+    await services.blobs.put(`${blobPrefix}/input.pdf`, plan.pdf, "application/pdf");
+    if (image) await services.blobs.put(`${blobPrefix}/image`, image, "application/octet-stream");
+    await claimTransaction({ ...request, repaired: plan.repaired, queuedInput: `${blobPrefix}/input.pdf` }, services.db).catch(async (error) => {
       // nothing refers to the inputs stored for the job that was not queued
       await Promise.all([services.blobs.delete(`${blobPrefix}/input.pdf`), services.blobs.delete(`${blobPrefix}/image`)]);
       throw error;

@@ -1,20 +1,16 @@
-import { and, eq, sql } from "drizzle-orm";
 import type { Services } from "@/lib/runtime/services";
-import { organizations, stampTransactions } from "@/db/schema";
-import { AppError } from "@/lib/errors";
+import { eq } from "drizzle-orm";
+import { organizations } from "@/db/schema";
+import { completeStampSignature } from "./complete-stamp-signature";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { timeStamperFor, type TimeStamper } from "@/lib/certificates/time-stamp-authority";
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
-import { measurePadesLevelOrUnmeasured } from "@/lib/verification/measure-pades-level";
 import { loadPlatformPki } from "@/lib/certificates/load-platform-pki";
 import { isSelfIssued } from "@/lib/pki/parse-certificate-fields";
-import { auditRecordedLevel, isAuditSampled } from "./audit-recorded-level";
 import type { PadesLevel } from "@/lib/verification/verification-report";
 import { cpuPool } from "@/lib/runtime/process-pools";
 import type { StampSigningTasks } from "./stamp-signing-tasks";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
-import { timed } from "@/lib/runtime/request-timing";
-import { metrics } from "@/lib/metrics/metrics";
 import type { SignPdfFields } from "./schemas";
 
 export type SignNowJob = {
@@ -39,17 +35,18 @@ const MOVE_FROM_BYTES = 64 * 1024;
 export type ClaimTransaction = (facts: { repaired: boolean }) => Promise<CmsSignerInput>;
 
 /**
- * Checks and signs in one worker task (one parse of the upload, one read of the image), stores the
- * output and marks the pending transaction done, with the PAdES level our verifier measures. The
- * caller's `claim` runs between the checks and the signature; the caller records a failure after
- * a successful claim (sync: at once; async: when the job is given up).
+ * signPDF's main-thread side: plans and produces in one worker task (produce-stamped-pdf.ts: one
+ * parse of the upload, one read of the image), answering its calls home (the claim, the DSS data,
+ * the time-stamp), then completes (complete-stamp-signature.ts). The caller's `claim` runs between
+ * the checks and the signature; the caller records a failure after a successful claim (sync: at
+ * once; async: when the job is given up).
  */
 export async function signStampNow(
   request: SignNowJob & { claim: ClaimTransaction },
   services: Services,
 ): Promise<{ pdf: Uint8Array; padesLevel: PadesLevel | null; revocationUnavailable: string[] }> {
   const { claim, ...job } = request;
-  const { config, db, blobs } = services;
+  const { config, db } = services;
   const tsaSettings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_URL_AUTH_TOKEN };
   let signer: CmsSignerInput | undefined;
   let timeStamper: TimeStamper | undefined;
@@ -86,38 +83,11 @@ export async function signStampNow(
   // a large upload's buffer is its own (never Node's shared pool): moving it spares a copy on the event loop
   const movable = job.giveUpInput && job.pdf.byteOffset === 0 && job.pdf.buffer instanceof ArrayBuffer && job.pdf.byteLength >= MOVE_FROM_BYTES;
   const transfer = movable ? [job.pdf.buffer as ArrayBuffer] : [];
-  const result = await timed("pdf-update", () => cpuPool<StampSigningTasks>().run("plan-and-produce-stamped-pdf", input, calls, transfer)).catch((error: unknown) => {
+  const result = await cpuPool<StampSigningTasks>().run("plan-and-produce-stamped-pdf", input, calls, transfer).catch((error: unknown) => {
     throw mainThreadError ?? error;
   });
-  const padesLevel = result.padesLevel;
-  const outputKey = `${job.organizationId}/stamp/${job.docId}/${job.outputName ?? "signed.pdf"}`;
-  await timed("blob", () => blobs.put(outputKey, result.pdf, "application/pdf"));
-  const recorded = await timed("database", () =>
-    db
-      .update(stampTransactions)
-      .set({
-        status: "done",
-        outputBlobKey: outputKey,
-        outputSha256: result.sha256,
-        padesLevel,
-        // why an outside certificate left the output at B-T, for support and the integrator
-        ...(unavailable.length ? { summary: sql`coalesce(${stampTransactions.summary}, '{}'::jsonb) || ${JSON.stringify({ revocationUnavailable: unavailable })}::jsonb` } : {}),
-        completedAt: new Date(),
-      })
-      .where(and(eq(stampTransactions.organizationId, job.organizationId), eq(stampTransactions.docId, job.docId), eq(stampTransactions.status, "pending")))
-      .returning({ id: stampTransactions.id }),
-  );
-  if (recorded.length === 0) {
-    await blobs.delete(outputKey);
-    throw new AppError("CONFLICT", "La transacción ya fue resuelta por otro intento", "tx_token");
-  }
-  metrics().signatures.inc({ kind: "stamp", pades_level: padesLevel ?? "none" });
-  if (isAuditSampled(config.LEVEL_AUDIT_RATE)) {
-    // after the answer, off the request's time; the pool's own limits bound it like any verification
-    const measure = (pdf: Uint8Array) => measurePadesLevelOrUnmeasured({ pdf, ourSignatures: 1, signerChainDer: signer?.chainDer }, { db, settings: { ...tsaSettings, trustAnchorsDer: config.trustAnchorsDer } });
-    void auditRecordedLevel({ kind: "stamp", transaction: job.txToken, pdf: result.pdf, recorded: padesLevel }, { measure });
-  }
-  return { pdf: result.pdf, padesLevel, revocationUnavailable: unavailable };
+  await completeStampSignature({ job, produced: result, revocationUnavailable: unavailable, signerChainDer: signer?.chainDer }, services);
+  return { pdf: result.pdf, padesLevel: result.padesLevel, revocationUnavailable: unavailable };
 }
 
 /** The public page of one transaction, as printed in the stamp's QR code. */

@@ -6,7 +6,6 @@ import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
 import { answerTimeStampRequest } from "@/lib/certificates/time-stamp-authority";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { generateTxToken } from "./generate-tx-token";
-import { timed } from "@/lib/runtime/request-timing";
 
 const MAX_TSQ_BYTES = 64 * 1024;
 
@@ -14,10 +13,10 @@ const MAX_TSQ_BYTES = 64 * 1024;
 export async function signTimeStamp(input: { caller: StaffIdentity; tsq?: Uint8Array }, services: Services) {
   if (!input.tsq || input.tsq.length === 0) throw new AppError("VALIDATION", "tsq_file es obligatorio", "tsq_file");
   if (input.tsq.length > MAX_TSQ_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "tsq_file es demasiado grande", "tsq_file");
-  const { reply: tsr, rejection } = await timed("tsa", () => answerTimeStampRequest(input.tsq!, { db: services.db, settings: pkiSettingsOf(services.config) }));
+  const { reply: tsr, rejection } = await answerTimeStampRequest(input.tsq, { db: services.db, settings: pkiSettingsOf(services.config) });
   if (rejection) throw new AppError("VALIDATION", `Solicitud de sello de tiempo rechazada: ${rejection.failure}; ${rejection.reason}`, "tsq_file");
   const txToken = generateTxToken();
-  await timed("database", () => services.db.insert(stampTransactions).values({
+  await services.db.insert(stampTransactions).values({
     organizationId: input.caller.organizationId,
     userId: input.caller.userId,
     txToken,
@@ -25,6 +24,6 @@ export async function signTimeStamp(input: { caller: StaffIdentity; tsq?: Uint8A
     operation: "signTimeStamp",
     status: "done",
     completedAt: new Date(),
-  }));
+  });
   return { txToken, tsr };
 }

@@ -1,5 +1,5 @@
 import { cpuTask } from "@/lib/runtime/cpu-task";
-import type { StampSigningCalls, StampSignTaskInput } from "./plan-and-produce-stamped-pdf";
+import type { StampSigningCalls, StampSignTaskInput } from "./produce-stamped-pdf";
 import type { PadesLevel } from "@/lib/verification/verification-report";
 
 /** signPDF's task in the worker pool (implemented in lib/server/cpu-tasks.ts). */

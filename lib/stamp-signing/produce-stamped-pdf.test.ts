@@ -11,7 +11,7 @@ import { validatePdf } from "@/e2e/fixtures/independent-validators";
 import { buildCrl } from "@/lib/pki/build-crl";
 import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
 import { ZSignPdfFields } from "./schemas";
-import { planAndProduceStampedPdf, type StampSigningCalls } from "./plan-and-produce-stamped-pdf";
+import { planAndProduceStampedPdf, type StampSigningCalls } from "./produce-stamped-pdf";
 
 const FIXTURES = "/work/shared/fixtures";
 const pdf = new Uint8Array(readFileSync(`${FIXTURES}/pdfs/valid/libreoffice70-tiny.pdf`));

@@ -1,0 +1,54 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Services } from "@/lib/runtime/services";
+import { stampTransactions } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
+import { measurePadesLevelOrUnmeasured } from "@/lib/verification/measure-pades-level";
+import { metrics } from "@/lib/metrics/metrics";
+import type { PadesLevel } from "@/lib/verification/verification-report";
+import { auditRecordedLevel, isAuditSampled } from "./audit-recorded-level";
+
+/**
+ * signPDF's last step: stores the signed PDF and marks the pending transaction done with the level
+ * derived in the worker. Only a still-pending transaction is completed: a stale async attempt that
+ * finishes late gets CONFLICT and its output is dropped. A sample of outputs is verified again in
+ * full after the answer (LEVEL_AUDIT_RATE), to catch a derived level that disagrees.
+ */
+export async function completeStampSignature(
+  input: {
+    job: { txToken: string; docId: string; organizationId: string; outputName?: string };
+    produced: { pdf: Uint8Array; sha256: string; padesLevel: PadesLevel | null };
+    /** Why an outside certificate left the output at B-T, for support and the integrator. */
+    revocationUnavailable: string[];
+    signerChainDer?: readonly Uint8Array[];
+  },
+  services: Services,
+): Promise<void> {
+  const { job, produced, revocationUnavailable } = input;
+  const { config, db, blobs } = services;
+  const outputKey = `${job.organizationId}/stamp/${job.docId}/${job.outputName ?? "signed.pdf"}`;
+  await blobs.put(outputKey, produced.pdf, "application/pdf");
+  const recorded = await db
+    .update(stampTransactions)
+    .set({
+      status: "done",
+      outputBlobKey: outputKey,
+      outputSha256: produced.sha256,
+      padesLevel: produced.padesLevel,
+      ...(revocationUnavailable.length ? { summary: sql`coalesce(${stampTransactions.summary}, '{}'::jsonb) || ${JSON.stringify({ revocationUnavailable })}::jsonb` } : {}),
+      completedAt: new Date(),
+    })
+    .where(and(eq(stampTransactions.organizationId, job.organizationId), eq(stampTransactions.docId, job.docId), eq(stampTransactions.status, "pending")))
+    .returning({ id: stampTransactions.id });
+  if (recorded.length === 0) {
+    await blobs.delete(outputKey);
+    throw new AppError("CONFLICT", "La transacción ya fue resuelta por otro intento", "tx_token");
+  }
+  metrics().signatures.inc({ kind: "stamp", pades_level: produced.padesLevel ?? "none" });
+  if (isAuditSampled(config.LEVEL_AUDIT_RATE)) {
+    // after the answer, off the request's time; the pool's own limits bound it like any verification
+    const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_URL_AUTH_TOKEN, trustAnchorsDer: config.trustAnchorsDer };
+    const measure = (pdf: Uint8Array) => measurePadesLevelOrUnmeasured({ pdf, ourSignatures: 1, signerChainDer: input.signerChainDer }, { db, settings });
+    void auditRecordedLevel({ kind: "stamp", transaction: job.txToken, pdf: produced.pdf, recorded: produced.padesLevel }, { measure });
+  }
+}
