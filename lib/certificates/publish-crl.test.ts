@@ -3,7 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
-import { crlIssues } from "@/db/schema";
+import { eq } from "drizzle-orm";
+import { crlIssues, pkiCertificates } from "@/db/schema";
+import { storeCertificate } from "./store-certificate";
 import { loadConfig } from "@/lib/config/load-config";
 import { buildCrl } from "@/lib/pki/build-crl";
 import { crlBaseUrl, loadPlatformPki, type PlatformPki } from "./load-platform-pki";
@@ -69,5 +71,25 @@ describe("the timing rule: a CRL older than the notBefore of a certificate it co
       const crls = await currentPlatformCrls({ coveringSince: new Date(stored.getTime() + 1000) }, { db, settings });
       for (const crl of crls) expect(thisUpdateOf(crl).getTime()).toBeGreaterThanOrEqual(Math.floor(stored.getTime() / 1000) * 1000 + 1000);
     }
+  });
+});
+
+describe("the revocation rule: a stored CRL older than a revocation is never handed out again", () => {
+  it("lists a certificate revoked after the stored CRLs were issued, and reuses the new CRL afterwards", async () => {
+    await storeCrlsIssuedAgo(60_000);
+    const signer = await newSigner();
+    const row = await storeCertificate({ certificate: { certificateDer: signer.certificateDer }, purpose: "signer", environment: settings.environment, secretKey: settings.secretKey }, db);
+    const before = await currentPlatformCrls({}, { db, settings });
+    // nothing was revoked: the stored CRLs are reused as they are
+    expect(before.map((crl) => thisUpdateOf(crl).getTime())).toEqual(Array(2).fill(thisUpdateOf(before[0]).getTime()));
+    // revoked after the stored CRLs, and in an earlier second than now (a CRL's thisUpdate is whole seconds)
+    await db.update(pkiCertificates).set({ revokedAt: new Date(Date.now() - 2_000) }).where(eq(pkiCertificates.id, row.id));
+    const after = await currentPlatformCrls({}, { db, settings });
+    const serial = readX509Certificate(signer.certificateDer).serialNumber.toLowerCase();
+    const listed = (der: Uint8Array) => new x509.X509Crl(new Uint8Array(der)).entries.map((entry) => entry.serialNumber.toLowerCase());
+    // the issuing CA's CRL is issued anew and lists it; the root's has nothing new to say and is reused
+    expect(listed(after[1])).toContain(serial);
+    expect(after[0]).toEqual(before[0]);
+    expect(await currentPlatformCrls({}, { db, settings })).toEqual(after);
   });
 });

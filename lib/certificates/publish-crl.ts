@@ -1,4 +1,4 @@
-import { and, eq, isNotNull } from "drizzle-orm";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { crlIssues, pkiCertificates } from "@/db/schema";
 import { buildCrl } from "@/lib/pki/build-crl";
@@ -32,7 +32,43 @@ export async function publishCrl(fileName: string, { db, settings }: { db: Db; s
  */
 export async function currentPlatformCrls({ coveringSince = new Date(0) }: { coveringSince?: Date }, { db, settings }: { db: Db; settings: PkiSettings }): Promise<Uint8Array[]> {
   const issuers = await platformIssuers(db, settings);
-  return Promise.all(issuers.map((issuer) => currentCrl(issuer, db, coveringSince)));
+  // every signature asks: in the usual case both stored CRLs are still good, which one statement shows
+  const reusable = await storedCrlsIfReusable(issuers, db, coveringSince);
+  return reusable ?? Promise.all(issuers.map((issuer) => currentCrl(issuer, db, coveringSince)));
+}
+
+/**
+ * The stored CRL of every issuer, read with the newest revocation under that issuer in one
+ * statement, when each may be handed out again (the rule of `currentCrl`); undefined when any may
+ * not, and `currentCrl` decides issuer by issuer.
+ */
+async function storedCrlsIfReusable(issuers: Issuer[], db: Db, coveringSince: Date): Promise<Uint8Array[] | undefined> {
+  const issuerNames = new Map(issuers.map((issuer) => [issuer.rowId, readCertificate(issuer.certificate.certificateDer).subject]));
+  const nameOfIssuer = sql.join([sql`case ${crlIssues.issuerCertificateId}`, ...[...issuerNames].map(([rowId, name]) => sql`when ${rowId} then ${name}`), sql`end`], sql` `);
+  const rows = await db
+    .select({
+      issuerCertificateId: crlIssues.issuerCertificateId,
+      crlDer: crlIssues.crlDer,
+      nextUpdate: crlIssues.nextUpdate,
+      // milliseconds as text: both drivers read it the same way
+      latestRevocationMs: sql<string | null>`(select (extract(epoch from max(${pkiCertificates.revokedAt})) * 1000)::bigint::text from ${pkiCertificates} where ${pkiCertificates.issuerName} = ${nameOfIssuer} and ${pkiCertificates.revokedAt} is not null)`,
+    })
+    .from(crlIssues)
+    .where(inArray(crlIssues.issuerCertificateId, [...issuerNames.keys()]));
+  const crls: Uint8Array[] = [];
+  for (const issuer of issuers) {
+    const row = rows.find((candidate) => candidate.issuerCertificateId === issuer.rowId);
+    if (!row || !isReusable(row, Number(row.latestRevocationMs ?? 0), coveringSince)) return undefined;
+    crls.push(new Uint8Array(row.crlDer));
+  }
+  return crls;
+}
+
+/** A stored CRL is handed out again while inside its reuse window, newer than every revocation it must list, and not older than what it must cover. */
+function isReusable(stored: { crlDer: Uint8Array; nextUpdate: Date }, latestRevocationMs: number, coveringSince: Date): boolean {
+  const issuedAt = readCrl(stored.crlDer).thisUpdate.getTime();
+  // both sides are whole seconds read from DER, as validators compare them
+  return stored.nextUpdate.getTime() - Date.now() > REUSE_WINDOW_MS && latestRevocationMs < issuedAt && issuedAt >= coveringSince.getTime();
 }
 
 type Issuer = { rowId: string; certificate: CertificateWithKey };
@@ -53,12 +89,7 @@ async function currentCrl(issuer: Issuer, db: Db, coveringSince = new Date(0)): 
     .where(and(eq(pkiCertificates.issuerName, issuerName), isNotNull(pkiCertificates.revokedAt)));
   const [current] = await db.select().from(crlIssues).where(eq(crlIssues.issuerCertificateId, issuer.rowId));
   const latestRevocation = Math.max(0, ...revoked.map((r) => r.revokedAt!.getTime()));
-  const issuedAt = current ? readCrl(current.crlDer).thisUpdate.getTime() : 0;
-  const fresh = current && current.nextUpdate.getTime() - Date.now() > REUSE_WINDOW_MS;
-  // both sides are whole seconds read from DER, as validators compare them
-  if (fresh && latestRevocation < issuedAt && issuedAt >= coveringSince.getTime()) {
-    return new Uint8Array(current.crlDer);
-  }
+  if (current && isReusable(current, latestRevocation, coveringSince)) return new Uint8Array(current.crlDer);
   const [{ crlNumber }] = (await db.execute(sql`select nextval('crl_number_seq')::text as "crlNumber"`).then((r) =>
     Array.isArray(r) ? r : (r as { rows: unknown[] }).rows,
   )) as { crlNumber: string }[];
