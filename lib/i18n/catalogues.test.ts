@@ -69,8 +69,8 @@ describe("translation catalogues", () => {
   });
 
   it.each(catalogueFiles)("%s: every language has every Spanish key, with the same placeholders", async (file) => {
-    const module = (await import(path.join(root, file))) as Record<string, unknown>;
-    const catalogues = Object.values(module).filter(isCatalogue);
+    const exported = (await import(path.join(root, file))) as Record<string, unknown>;
+    const catalogues = Object.values(exported).filter(isCatalogue);
     expect(catalogues.length).toBeGreaterThan(0);
     for (const catalogue of catalogues) expect(catalogueFaults(catalogue)).toEqual([]);
   });
