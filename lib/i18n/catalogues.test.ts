@@ -22,8 +22,8 @@ const isCatalogue = (value: unknown): value is AnyCatalogue =>
 
 function flatten(texts: Texts, prefix = ""): Map<string, unknown> {
   return new Map(
-    Object.entries(texts).flatMap(([key, value]) =>
-      value && typeof value === "object" ? [...flatten(value, `${prefix}${key}.`)] : [[`${prefix}${key}`, value] as const],
+    Object.entries(texts).flatMap(([key, value]): [string, unknown][] =>
+      value && typeof value === "object" ? [...flatten(value, `${prefix}${key}.`)] : [[`${prefix}${key}`, value]],
     ),
   );
 }
