@@ -2,13 +2,16 @@
 
 import { useState, useTransition } from "react";
 import type { Locale } from "@/lib/i18n/messages";
+import { fillMessage } from "@/lib/i18n/fill-message";
+import { translatorFor } from "@/components/ui/use-translator";
 import { resetStaffPasswordAction } from "@/app/(staff)/organization/actions";
 
 /** The owner gives a staff member a new password (for a forgotten one); their sessions end. */
 export function ResetPasswordForm({ userId, email, locale }: { userId: string; email: string; locale: Locale }) {
   const [pending, start] = useTransition();
   const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
-  const label = locale === "es" ? `Nueva contraseña para ${email}` : `New password for ${email}`;
+  const t = translatorFor(locale);
+  const label = fillMessage(t("org.newPasswordFor"), { email });
   return (
     <form
       className="inline-form"
@@ -23,8 +26,8 @@ export function ResetPasswordForm({ userId, email, locale }: { userId: string; e
         });
       }}
     >
-      <input name="newPassword" type="password" aria-label={label} placeholder={locale === "es" ? "Nueva contraseña" : "New password"} autoComplete="new-password" minLength={12} required />
-      <button className="button button-secondary" type="submit" disabled={pending}>{locale === "es" ? "Restablecer" : "Reset"}</button>
+      <input name="newPassword" type="password" aria-label={label} placeholder={t("org.newPassword")} autoComplete="new-password" minLength={12} required />
+      <button className="button button-secondary" type="submit" disabled={pending}>{t("org.resetPassword")}</button>
       {result && <span className={result.ok ? "muted" : "field-error"} role={result.ok ? "status" : "alert"}>{result.message}</span>}
     </form>
   );

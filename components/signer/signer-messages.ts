@@ -1,10 +1,14 @@
-import { signerMessagesEn } from "./signer-messages-en";
-import { signerMessagesEs } from "./signer-messages-es";
+import { mergeCatalogues, type Locale } from "@/lib/i18n/catalogue";
+import { signerPageMessages } from "./signer-page-messages";
+import { signerIdentityMessages } from "./signer-identity-messages";
+import { facialCheckMessages } from "./facial-check-messages";
 
-/** Texts of the signer pages: Spanish first, English by the `lang` cookie (as the dashboard). */
-export const signerMessages = { es: signerMessagesEs, en: signerMessagesEn };
-export type SignerLocale = keyof typeof signerMessages;
-export type SignerMessageKey = keyof typeof signerMessagesEs;
+/** The areas whose keys make the signer pages' table: Spanish first, English by the `lang` cookie (as the dashboard). */
+export const signerAreas = { signerPageMessages, signerIdentityMessages, facialCheckMessages };
+
+export const signerMessages = mergeCatalogues(signerAreas);
+export type SignerLocale = Locale;
+export type SignerMessageKey = keyof (typeof signerMessages)["es"];
 
 export function signerTranslator(locale: SignerLocale) {
   const table = signerMessages[locale];

@@ -1,98 +1,30 @@
-import { dashboardMessagesEs } from "./dashboard-messages";
-import { dashboardMessagesEn } from "./dashboard-messages-en";
-import { stampMessagesEn, stampMessagesEs } from "./stamp-messages";
-import { registryPhotoMessagesEn, registryPhotoMessagesEs } from "./registry-photo-messages";
-import { staffExperienceMessagesEn, staffExperienceMessagesEs } from "./staff-experience-messages";
-import { identityReviewMessagesEn, identityReviewMessagesEs } from "./identity-review-messages";
-import { identityProviderMessagesEn, identityProviderMessagesEs } from "./identity-provider-messages";
+import { mergeCatalogues } from "./catalogue";
+import { appMessages } from "./app-messages";
+import { processMessages } from "./process-messages";
+import { processFormMessages } from "./process-form-messages";
+import { administrationMessages } from "./administration-messages";
+import { stampMessages } from "./stamp-messages";
+import { registryPhotoMessages } from "./registry-photo-messages";
+import { staffExperienceMessages } from "./staff-experience-messages";
+import { identityReviewMessages } from "./identity-review-messages";
+import { identityProviderMessages } from "./identity-provider-messages";
+import { transactionPageMessages } from "./transaction-page-messages";
 
-/** Spanish first; English as the switch. Keys are grouped by the screen that shows them. */
-export const messages = {
-  es: {
-    "app.name": "FirmaViva",
-    "app.tagline": "Firma electrónica con validez, para personas y organizaciones",
-    "login.title": "Ingresar al panel",
-    "login.email": "Correo electrónico",
-    "login.password": "Contraseña",
-    "login.submit": "Ingresar",
-    "login.submitting": "Ingresando…",
-    "login.invalid": "Correo o contraseña incorrectos.",
-    "login.required": "Este campo es obligatorio.",
-    "nav.home": "Inicio",
-    "nav.processes": "Procesos",
-    "nav.newProcess": "Nuevo proceso",
-    "nav.stamp": "Firma con sello",
-    "nav.labels": "Etiquetas",
-    "nav.apiAccess": "Acceso API",
-    "nav.certificates": "Certificados",
-    "nav.organization": "Organización",
-    "nav.verify": "Verificar",
-    "nav.audit": "Auditoría",
-    "nav.account": "Mi cuenta",
-    "nav.platform": "Plataforma",
-    "nav.signOut": "Cerrar sesión",
-    "home.title": "Bienvenido",
-    "home.organization": "Organización",
-    "home.role": "Rol",
-    "home.environment": "Ambiente",
-    "home.quality": "Calidad (sin valor legal)",
-    "home.production": "Producción",
-    "home.apiTitle": "Integración",
-    "home.apiText": "Use el mismo correo y contraseña para obtener tokens del API de firma con sello (/api/auth/token) y del API de procesos (/api/auth/login, con su dominio como username).",
-    "lang.switch": "English",
-    "notFound.title": "Página no encontrada",
-    "notFound.text": "La dirección no existe o usted no tiene acceso a ella. Revise el enlace o vuelva al inicio.",
-    "notFound.home": "Volver al inicio",
-    ...dashboardMessagesEs,
-    ...stampMessagesEs,
-    ...registryPhotoMessagesEs,
-    ...staffExperienceMessagesEs,
-    ...identityReviewMessagesEs,
-    ...identityProviderMessagesEs,
-  },
-  en: {
-    "app.name": "FirmaViva",
-    "app.tagline": "Legally valid e-signatures for people and organizations",
-    "login.title": "Sign in to the dashboard",
-    "login.email": "E-mail",
-    "login.password": "Password",
-    "login.submit": "Sign in",
-    "login.submitting": "Signing in…",
-    "login.invalid": "Wrong e-mail or password.",
-    "login.required": "This field is required.",
-    "nav.home": "Home",
-    "nav.processes": "Processes",
-    "nav.newProcess": "New process",
-    "nav.stamp": "Stamp signing",
-    "nav.labels": "Labels",
-    "nav.apiAccess": "API access",
-    "nav.certificates": "Certificates",
-    "nav.organization": "Organization",
-    "nav.verify": "Verify",
-    "nav.audit": "Audit log",
-    "nav.account": "My account",
-    "nav.platform": "Platform",
-    "nav.signOut": "Sign out",
-    "home.title": "Welcome",
-    "home.organization": "Organization",
-    "home.role": "Role",
-    "home.environment": "Environment",
-    "home.quality": "Quality (no legal value)",
-    "home.production": "Production",
-    "home.apiTitle": "Integration",
-    "home.apiText": "Use the same e-mail and password to get stamp-signing API tokens (/api/auth/token) and process API tokens (/api/auth/login, with your domain as username).",
-    "lang.switch": "Español",
-    "notFound.title": "Page not found",
-    "notFound.text": "This address does not exist or you have no access to it. Check the link or go back to the start.",
-    "notFound.home": "Back to the start",
-    ...dashboardMessagesEn,
-    ...stampMessagesEn,
-    ...registryPhotoMessagesEn,
-    ...staffExperienceMessagesEn,
-    ...identityReviewMessagesEn,
-    ...identityProviderMessagesEn,
-  },
-} as const;
+/** The areas whose keys make the one table `t(key)` reads on staff pages and the transaction page. */
+export const dashboardAreas = {
+  appMessages,
+  processMessages,
+  processFormMessages,
+  administrationMessages,
+  stampMessages,
+  registryPhotoMessages,
+  staffExperienceMessages,
+  identityReviewMessages,
+  identityProviderMessages,
+  transactionPageMessages,
+};
 
-export type Locale = keyof typeof messages;
+export const messages = mergeCatalogues(dashboardAreas);
+
+export type { Locale } from "./catalogue";
 export type MessageKey = keyof (typeof messages)["es"];

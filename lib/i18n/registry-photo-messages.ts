@@ -1,5 +1,7 @@
+import type { Catalogue } from "./catalogue";
+
 /** Registry photos on the certificates page. Spanish first; same keys in English. */
-export const registryPhotoMessagesEs = {
+const es = {
   "registry.title": "Fotos de registro para validación facial",
   "registry.help": "Cuando la organización tiene una foto de registro para el tipo y número de documento de un firmante, su selfie se compara con esa foto en lugar de con la foto de su documento de identidad. Las fotos se guardan cifradas.",
   "registry.empty": "Todavía no hay fotos de registro. Suba una para que los firmantes con ese documento se comparen con ella.",
@@ -26,33 +28,36 @@ export const registryPhotoMessagesEs = {
   "registry.readOnly": "Su rol puede ver las fotos de registro pero no subirlas ni eliminarlas.",
   "registry.more": "Más fotos »",
   "registry.first": "« Más recientes",
-} as const;
-
-export const registryPhotoMessagesEn: Record<keyof typeof registryPhotoMessagesEs, string> = {
-  "registry.title": "Registry photos for facial validation",
-  "registry.help": "When the organization has a registry photo for a signer's ID type and number, their selfie is compared with that photo instead of the photo on their ID document. Photos are stored encrypted.",
-  "registry.empty": "No registry photos yet. Upload one so that signers with that ID are compared against it.",
-  "registry.photo": "Photo",
-  "registry.nat": "ID type",
-  "registry.docId": "ID number",
-  "registry.uploadedAt": "Uploaded",
-  "registry.noThumbnail": "Photo hidden: your role cannot see biometric data.",
-  "registry.thumbnailAlt": "Registry photo of",
-  "registry.upload": "Upload a registry photo",
-  "registry.uploadHelp": "JPEG or PNG up to 8 MB, showing one clear face. An existing photo for the same ID is replaced.",
-  "registry.file": "Photo (JPEG or PNG)",
-  "registry.submit": "Upload photo",
-  "registry.submitting": "Analysing the face…",
-  "registry.saved": "Photo saved:",
-  "registry.uploadFailed": "The photo could not be saved; try again.",
-  "registry.replacedMessage": "Photo replaced:",
-  "registry.replace": "Replace",
-  "registry.replaceTitle": "Replace the photo of",
-  "registry.delete": "Delete",
-  "registry.deleteTitle": "Delete the photo of",
-  "registry.deleteText": "Signers with this ID will be compared with the photo on their ID document again.",
-  "registry.deleted": "Photo deleted:",
-  "registry.readOnly": "Your role can see registry photos but not upload or delete them.",
-  "registry.more": "More photos »",
-  "registry.first": "« Newest",
 };
+
+export const registryPhotoMessages = {
+  es,
+  en: {
+    "registry.title": "Registry photos for facial validation",
+    "registry.help": "When the organization has a registry photo for a signer's ID type and number, their selfie is compared with that photo instead of the photo on their ID document. Photos are stored encrypted.",
+    "registry.empty": "No registry photos yet. Upload one so that signers with that ID are compared against it.",
+    "registry.photo": "Photo",
+    "registry.nat": "ID type",
+    "registry.docId": "ID number",
+    "registry.uploadedAt": "Uploaded",
+    "registry.noThumbnail": "Photo hidden: your role cannot see biometric data.",
+    "registry.thumbnailAlt": "Registry photo of",
+    "registry.upload": "Upload a registry photo",
+    "registry.uploadHelp": "JPEG or PNG up to 8 MB, showing one clear face. An existing photo for the same ID is replaced.",
+    "registry.file": "Photo (JPEG or PNG)",
+    "registry.submit": "Upload photo",
+    "registry.submitting": "Analysing the face…",
+    "registry.saved": "Photo saved:",
+    "registry.uploadFailed": "The photo could not be saved; try again.",
+    "registry.replacedMessage": "Photo replaced:",
+    "registry.replace": "Replace",
+    "registry.replaceTitle": "Replace the photo of",
+    "registry.delete": "Delete",
+    "registry.deleteTitle": "Delete the photo of",
+    "registry.deleteText": "Signers with this ID will be compared with the photo on their ID document again.",
+    "registry.deleted": "Photo deleted:",
+    "registry.readOnly": "Your role can see registry photos but not upload or delete them.",
+    "registry.more": "More photos »",
+    "registry.first": "« Newest",
+  },
+} satisfies Catalogue<typeof es>;

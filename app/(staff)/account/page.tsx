@@ -1,5 +1,5 @@
 import { requireStaff } from "@/lib/auth/require-staff";
-import { getLocale } from "@/lib/i18n/get-translator";
+import { getTranslator } from "@/lib/i18n/get-translator";
 import { ChangePasswordForm } from "@/components/account/change-password-form";
 
 export const dynamic = "force-dynamic";
@@ -7,10 +7,10 @@ export const dynamic = "force-dynamic";
 /** The signed-in staff member's own account: e-mail and password change. */
 export default async function AccountPage() {
   const staff = await requireStaff();
-  const locale = await getLocale();
+  const { locale, t } = await getTranslator();
   return (
     <section className="stack card" style={{ maxWidth: "32rem" }}>
-      <h1>{locale === "es" ? "Mi cuenta" : "My account"}</h1>
+      <h1>{t("account.title")}</h1>
       <p className="muted" data-testid="account-email">{staff.email}</p>
       <ChangePasswordForm locale={locale} />
     </section>

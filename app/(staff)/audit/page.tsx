@@ -6,7 +6,7 @@ import { getServices } from "@/lib/runtime/services";
 import { listAuditEvents } from "@/lib/audit/list-audit-events";
 import { verifyAuditChain } from "@/lib/audit/verify-audit-chain";
 import { formatDateTime } from "@/components/processes/format-date-time";
-import { auditActionNamesEn, auditActionNamesEs } from "@/lib/audit/audit-action-names";
+import { auditActionMessages } from "@/lib/audit/audit-action-messages";
 import type { AuditAction } from "@/lib/audit/record-audit-event";
 
 export const dynamic = "force-dynamic";
@@ -53,7 +53,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                   <td data-label="#" className="muted">{entry.id}</td>
                   <td data-label={t("audit.time")}>{formatDateTime(entry.occurredAt, locale, staff.organizationTimeZone)}</td>
                   <td data-label={t("audit.actor")} className="cell-clip">{entry.actor}</td>
-                  <td data-label={t("audit.action")} title={entry.action}>{(locale === "en" ? auditActionNamesEn : auditActionNamesEs)[entry.action as AuditAction] ?? entry.action}</td>
+                  <td data-label={t("audit.action")} title={entry.action}>{auditActionMessages[locale][entry.action as AuditAction] ?? entry.action}</td>
                   <td data-label={t("audit.target")} className="cell-clip">{entry.target || "—"}</td>
                 </tr>
               ))}
