@@ -1,4 +1,5 @@
 import { desc, eq, isNull, sql } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { auditLog } from "@/db/schema";
 import { GENESIS_HASH, hashAuditEntry } from "./hash-audit-entry";
@@ -57,7 +58,7 @@ export async function recordAuditEvent(event: AuditEvent, db: Db): Promise<{ id:
   // jsonb drops undefined and normalizes numbers; hash exactly what will be read back
   const detail = JSON.parse(JSON.stringify(event.detail ?? {})) as Record<string, unknown>;
   const organizationId = event.organizationId;
-  return db.transaction(async (tx) => {
+  const append = async (tx: Db) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`audit:${organizationId ?? "platform"}`}))`);
     const [last] = await tx
       .select({ hash: auditLog.hash })
@@ -73,5 +74,12 @@ export async function recordAuditEvent(event: AuditEvent, db: Db): Promise<{ id:
       .values({ ...entry, prevHash, hash })
       .returning({ id: auditLog.id, hash: auditLog.hash });
     return row;
-  });
+  };
+  // inside the caller's transaction the entry needs no savepoint of its own: if it fails, so does the change it describes
+  return isTransaction(db) ? append(db) : db.transaction(append);
+}
+
+// a plain boolean, not a type guard: a transaction is a Db to the code above
+function isTransaction(db: Db): boolean {
+  return db instanceof PgTransaction;
 }
