@@ -11,7 +11,7 @@ const derOf = (pemFile: string) => new Uint8Array(new x509.X509Certificate(fs.re
 let ca: OutsideCa;
 let agent: Uint8Array;
 let root: Uint8Array;
-const fetchFor = (allowPrivate: boolean) => fetchOutsideRevocation([agent], { issuersDer: [root], isPlatformIssued: () => false, allowPrivate });
+const fetchFor = (allowPrivate: boolean) => fetchOutsideRevocation([agent], { issuersDer: [root], isPlatformIssued: () => false, allowPrivate: async () => allowPrivate });
 
 beforeAll(async () => {
   ca = await startOutsideCa(fs.mkdtempSync(path.join(os.tmpdir(), "fv-outside-crl-")));

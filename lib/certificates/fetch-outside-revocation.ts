@@ -36,9 +36,16 @@ export type OutsideRevocation = {
  */
 export async function fetchOutsideRevocation(
   certificatesDer: Uint8Array[],
-  options: { issuersDer: Uint8Array[]; isPlatformIssued: (certificate: x509.X509Certificate) => boolean; allowPrivate: boolean; now?: Date },
+  options: {
+    issuersDer: Uint8Array[];
+    isPlatformIssued: (certificate: x509.X509Certificate) => boolean;
+    /** Asked once, only when a CRL is to be fetched (most signatures are by our own CAs: no query then). */
+    allowPrivate: () => Promise<boolean>;
+    now?: Date;
+  },
 ): Promise<OutsideRevocation> {
   const now = options.now ?? new Date();
+  let allowPrivate: Promise<boolean> | undefined;
   const deadline = Date.now() + DEADLINE_MS;
   const pool = [...certificatesDer, ...options.issuersDer].map((der) => readCertificate(der));
   const outcomes = await Promise.all(
@@ -50,7 +57,8 @@ export async function fetchOutsideRevocation(
       const urls = distributionUrls(certificate);
       if (urls.length === 0) return { subject: certificate.subject, reason: "no http CRL distribution point" };
       const issuerDer = new Uint8Array(issuer.rawData);
-      const checks = await Promise.all(urls.map((url) => usableCrl(url, { certificateDer: der, issuerDer, allowPrivate: options.allowPrivate, now, deadline })));
+      const allowed = await (allowPrivate ??= options.allowPrivate());
+      const checks = await Promise.all(urls.map((url) => usableCrl(url, { certificateDer: der, issuerDer, allowPrivate: allowed, now, deadline })));
       const found = checks.find((check) => check.crlDer);
       if (found?.crlDer) return { crl: found.crlDer, issuer: issuerDer };
       return { subject: certificate.subject, reason: checks.map((check) => check.reason).join("; ") };

@@ -7,7 +7,7 @@ import { currentPlatformCrls } from "./publish-crl";
 import { documentTimeStamperFor, type TsaSettings } from "./time-stamp-authority";
 
 /** For certificates our CAs did not issue: may their CRL addresses be private (as for callbacks), and which outside roots we know. */
-export type OutsideRevocationOptions = { allowPrivate: boolean; trustAnchorsDer: Uint8Array[] };
+export type OutsideRevocationOptions = { allowPrivate: () => Promise<boolean>; trustAnchorsDer: Uint8Array[] };
 
 /**
  * The certificates and CRLs a DSS needs for a signature by `signerCertificates`. Called before the
@@ -17,7 +17,7 @@ export type OutsideRevocationOptions = { allowPrivate: boolean; trustAnchorsDer:
  * had (the output then reaches B-T only, and says so).
  */
 export async function validationData(
-  { signerCertificates, outside = { allowPrivate: false, trustAnchorsDer: [] } }: { signerCertificates: Uint8Array[]; outside?: OutsideRevocationOptions },
+  { signerCertificates, outside = { allowPrivate: async () => false, trustAnchorsDer: [] } }: { signerCertificates: Uint8Array[]; outside?: OutsideRevocationOptions },
   { db, settings }: { db: Db; settings: TsaSettings },
 ) {
   const pki = await loadPlatformPki({ db, settings });

@@ -66,9 +66,8 @@ export async function signStampNow(
     claim: onMainThread(async (facts: { repaired: boolean }) => (signer = await claim(facts))),
     validation: onMainThread(async () => {
       timeStamper = await timeStamperFor({ db, settings: tsaSettings });
-      const [organization] = await db.select({ allowPrivate: organizations.allowPrivateCallbacks }).from(organizations).where(eq(organizations.id, job.organizationId));
       const validation = await validationData(
-        { signerCertificates: [signer!.certificateDer, ...signer!.chainDer], outside: { allowPrivate: organization?.allowPrivate ?? false, trustAnchorsDer: config.trustAnchorsDer } },
+        { signerCertificates: [signer!.certificateDer, ...signer!.chainDer], outside: { allowPrivate: () => privateAddressesAllowed(job.organizationId, db), trustAnchorsDer: config.trustAnchorsDer } },
         { db, settings: tsaSettings },
       );
       unavailable = validation.unavailable;
@@ -93,4 +92,10 @@ export async function signStampNow(
 /** The public page of one transaction, as printed in the stamp's QR code. */
 export function verificationUrl(publicUrl: string, transaction: { txToken: string; organizationDomain: string }): string {
   return `${publicUrl}/verify/${transaction.txToken}?org=${encodeURIComponent(transaction.organizationDomain)}`;
+}
+
+/** Whether the organization lets outbound requests (callbacks, and CRLs of outside certificates) reach private addresses. */
+async function privateAddressesAllowed(organizationId: string, db: Services["db"]): Promise<boolean> {
+  const [organization] = await db.select({ allowPrivate: organizations.allowPrivateCallbacks }).from(organizations).where(eq(organizations.id, organizationId));
+  return organization?.allowPrivate ?? false;
 }
