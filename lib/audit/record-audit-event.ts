@@ -1,4 +1,4 @@
-import { desc, eq, isNull, sql } from "drizzle-orm";
+import { desc, eq, is, isNull, sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { auditLog } from "@/db/schema";
@@ -79,7 +79,8 @@ export async function recordAuditEvent(event: AuditEvent, db: Db): Promise<{ id:
   return isTransaction(db) ? append(db) : db.transaction(append);
 }
 
-// a plain boolean, not a type guard: a transaction is a Db to the code above
+// a plain boolean, not a type guard: a transaction is a Db to the code above. drizzle's is(), not
+// instanceof: the bundle may hold the pg-core classes twice
 function isTransaction(db: Db): boolean {
-  return db instanceof PgTransaction;
+  return is(db, PgTransaction);
 }
