@@ -84,12 +84,26 @@ export function allValues(attributes: Attribute[], type: string): asn1js.AsnType
     });
 }
 
+/**
+ * Some signers wrap the SigningCertificate(V2) value in an OCTET STRING. asn1js used to parse every
+ * OCTET STRING's contents on speculation, so the former reader looked through such a wrapper and
+ * accepted the attribute; the contents are now parsed here, where that reading depended on it.
+ */
+function firstElementOf(value: asn1js.AsnType | undefined): asn1js.AsnType | undefined {
+  if (value instanceof asn1js.OctetString && !value.valueBlock.isConstructed) {
+    const contents = value.valueBlock.valueHexView;
+    const inner = contents.length > 0 ? asn1js.fromBER(new Uint8Array(contents), { parseEmbedded: false }) : undefined;
+    return inner && inner.offset !== -1 && inner.offset === contents.length ? inner.result : undefined;
+  }
+  return (value as asn1js.Sequence | undefined)?.valueBlock.value[0];
+}
+
 /** signing-certificate-v2 (ESSCertIDv2, default SHA-256) or v1 (ESSCertID, SHA-1): the first cert ID names the signer. */
 export function readCertificateBindings(signed: Attribute[]): CertificateBinding[] {
   const bindings: CertificateBinding[] = [];
   for (const attribute of signed) {
     if (attribute.type !== oids.signingCertificateV2Attribute && attribute.type !== SIGNING_CERTIFICATE_V1) continue;
-    const certs = (attribute.values[0] as asn1js.Sequence | undefined)?.valueBlock.value[0];
+    const certs = firstElementOf(attribute.values[0]);
     const first = certs instanceof asn1js.Sequence ? certs.valueBlock.value[0] : undefined;
     if (!(first instanceof asn1js.Sequence)) throw new Error("malformed signing-certificate attribute");
     const [head, second] = first.valueBlock.value;
