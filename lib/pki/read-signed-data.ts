@@ -1,6 +1,7 @@
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { childrenOf, matchFields, octetStringContent } from "@/lib/pki/asn1-reading";
+import { parseCmsAroundCertificates } from "@/lib/pki/parse-cms-around-certificates";
 import { contentInfoFields, isObjectIdentifier, sequenceChildren, signedDataFields } from "@/lib/pki/cms-shapes";
 import { allValues, readCertificateBindings, readSignerInfoFields, signerIdOf, singleValue, type CertificateBinding } from "@/lib/pki/read-signer-info";
 import { oids } from "@/lib/pki/object-identifiers";
@@ -63,15 +64,14 @@ const octets = (block: unknown) => octetStringContent(block, "OCTET STRING", mal
  */
 export function readSignedData(bytes: Uint8Array, options: SignedDataReadingOptions = {}): SignedDataReading {
   const { signerIndex = 0, readCertificate } = options;
-  // a plain Uint8Array copy takes asn1js's fast paths; OCTET STRING contents are read where used, not parsed on speculation
-  const parsed = asn1js.fromBER(new Uint8Array(bytes), { parseEmbedded: false });
+  const { parsed, certificatesDer: unparsedCertificates } = parseCmsAroundCertificates(bytes);
   if (parsed.offset === -1 || parsed.result.error) throw new Error("not a CMS structure");
   const der = new Uint8Array(bytes.subarray(0, parsed.offset));
   const contentInfo = fieldsOf(parsed.result, contentInfoFields, "ContentInfo");
   if (!isObjectIdentifier(contentInfo[0]) || oidOf(contentInfo[0]) !== oids.signedData) throw new Error("not a CMS SignedData");
   const signedData = fieldsOf(childrenOf(contentInfo[1], "ContentInfo", malformed)[0], signedDataFields, "SignedData");
   const [, , encapsulated, certificateField, crlField, signerInfoSet] = signedData;
-  const certificatesDer = takeCertificates(certificateField, readCertificate);
+  const certificatesDer = unparsedCertificates ? checkCertificates(unparsedCertificates, readCertificate) : takeCertificates(certificateField, readCertificate);
   const crlsDer = takeCrls(crlField);
 
   const signerInfos = childrenOf(signerInfoSet, "SignerInfos", malformed);
@@ -133,8 +133,7 @@ function fieldsOf(block: asn1js.AsnType | undefined, rules: Parameters<typeof ma
 
 /**
  * The certificates (the universal-class choice of CertificateChoices) of the SignedData's [0] field, as
- * their own bytes: the verifier reads every certificate with @peculiar/x509 anyway. Given
- * `readCertificate`, each must read as a certificate there, else the CMS is unreadable. The tagged
+ * their own bytes: the verifier reads every certificate with @peculiar/x509 anyway. The tagged
  * choices (attribute certificates, other formats) are not used; pkijs still checks their shape.
  */
 function takeCertificates(field: asn1js.AsnType | undefined, readCertificate: ((der: Uint8Array) => unknown) | undefined): Uint8Array[] {
@@ -144,13 +143,7 @@ function takeCertificates(field: asn1js.AsnType | undefined, readCertificate: ((
   if (certificates.length > MAX_CERTIFICATES) throw new Error("the CMS carries too many certificates");
   const certificatesDer = certificates.map((block) => {
     if (!(block instanceof asn1js.Sequence)) throw new Error("the CMS carries a certificate that is not a SEQUENCE");
-    const der = new Uint8Array(block.valueBeforeDecodeView);
-    try {
-      readCertificate?.(der);
-    } catch {
-      throw new Error("the CMS carries an unreadable certificate");
-    }
-    return der;
+    return new Uint8Array(block.valueBeforeDecodeView);
   });
   const others = choices.filter((block) => block.idBlock.tagClass !== 1);
   if (others.length > 0) {
@@ -159,6 +152,29 @@ function takeCertificates(field: asn1js.AsnType | undefined, readCertificate: ((
     } catch {
       throw new Error("the CMS carries a malformed certificate choice");
     }
+  }
+  // asn1js parsed these with the rest of the tree
+  return checkCertificates(certificatesDer, readCertificate, { parsed: true });
+}
+
+/**
+ * Given `readCertificate`, each certificate must read as one there, else the CMS is unreadable.
+ * Without it, a certificate that asn1js has not parsed with the tree must at least parse.
+ */
+function checkCertificates(certificatesDer: Uint8Array[], readCertificate: ((der: Uint8Array) => unknown) | undefined, { parsed = false } = {}): Uint8Array[] {
+  if (certificatesDer.length > MAX_CERTIFICATES) throw new Error("the CMS carries too many certificates");
+  for (const der of certificatesDer) {
+    let readable = true;
+    try {
+      if (readCertificate) readCertificate(der);
+      else if (!parsed) {
+        const certificate = asn1js.fromBER(der, { parseEmbedded: false });
+        readable = certificate.offset === der.length && !certificate.result.error;
+      }
+    } catch {
+      readable = false;
+    }
+    if (!readable) throw new Error("the CMS carries an unreadable certificate");
   }
   return certificatesDer;
 }
