@@ -48,6 +48,19 @@ describe("parseCmsAroundCertificates", () => {
     expect(readSignedData(ber, { readCertificate }).certificatesDer).toEqual(readSignedData(cms, { readCertificate }).certificatesDer);
   });
 
+  test("a field with more certificates than a CMS may carry is parsed whole, so asn1js's node limit still bounds it", () => {
+    const at = certificateFieldOffset(cms);
+    const length = (cms[at + 2] << 8) | cms[at + 3];
+    // 70 empty SEQUENCEs where the certificates were, padded with one OCTET STRING to the same size
+    const items = Buffer.alloc(140, 0);
+    for (let i = 0; i < 140; i += 2) items[i] = 0x30;
+    const filler = Buffer.concat([Buffer.from([0x04, 0x82, ((length - 144) >> 8) & 0xff, (length - 144) & 0xff]), Buffer.alloc(length - 144)]);
+    const many = Buffer.concat([cms.subarray(0, at + 4), items, filler, cms.subarray(at + 4 + length)]);
+    expect(many.length).toBe(cms.length);
+    expect(parseCmsAroundCertificates(many).certificatesDer).toBeUndefined();
+    expect(() => readSignedData(many)).toThrow(/too many certificates|certificate/);
+  });
+
   test("a certificate broken inside is refused, with and without an X.509 reader, though its bytes were not parsed with the tree", () => {
     const certificate = Buffer.from(pki.issuing.certificateDer);
     const at = Buffer.from(cms).indexOf(certificate);

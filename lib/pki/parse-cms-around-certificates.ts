@@ -10,6 +10,8 @@ const OBJECT_IDENTIFIER = 0x06;
 const CONTEXT_0_CONSTRUCTED = 0xa0;
 const CONTEXT_0_PRIMITIVE = 0x80;
 const OCTET_STRING = 0x04;
+// the reader refuses more certificates than this; past it the whole parse (and its node limit) answers, as before
+const MAX_CERTIFICATES = 64;
 
 /**
  * The element at `at`, with asn1js reading only its header: the tag octet is set to a primitive
@@ -55,7 +57,7 @@ function certificatesIn(work: Uint8Array, field: Located): Uint8Array[] | undefi
   const certificates: Uint8Array[] = [];
   for (let next = field.contentStart; next < field.end; ) {
     const certificate = locate(work, next, field.end);
-    if (certificate?.tag !== SEQUENCE) return undefined;
+    if (certificate?.tag !== SEQUENCE || certificates.length === MAX_CERTIFICATES) return undefined;
     certificates.push(work.slice(next, certificate.end));
     next = certificate.end;
   }
