@@ -1,7 +1,6 @@
 import * as asn1js from "asn1js";
-import { childrenOf, octetStringContent } from "@/lib/pki/asn1-reading";
+import { childrenOf, matchFields, octetStringContent } from "@/lib/pki/asn1-reading";
 import { isIssuerAndSerialNumber, sequenceChildren, setChildren, signerInfoFields } from "@/lib/pki/cms-shapes";
-import { matchFields } from "@/lib/pki/asn1-reading";
 import { oids } from "@/lib/pki/object-identifiers";
 
 const SIGNING_CERTIFICATE_V1 = "1.2.840.113549.1.9.16.2.12";
