@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, createPublicKey, type KeyObject } from "node:crypto";
 import { parseCertificateFields, type CertificateFields } from "./parse-certificate-fields";
 import { readX509Certificate, x509 } from "./x509-provider";
 
@@ -57,6 +57,7 @@ export class BoundedCache<V> {
 const certificates = new BoundedCache<x509.X509Certificate>(MAX_ENTRIES, MAX_BYTES);
 const fields = new BoundedCache<CertificateFields>(MAX_ENTRIES, MAX_BYTES);
 const crls = new BoundedCache<x509.X509Crl>(MAX_ENTRIES / 8, MAX_BYTES);
+const publicKeys = new BoundedCache<KeyObject>(MAX_ENTRIES, MAX_BYTES);
 const signedBy = new BoundedCache<boolean>(MAX_ENTRIES * 4, Number.POSITIVE_INFINITY);
 
 function sha256(der: Uint8Array | ArrayBuffer): string {
@@ -83,6 +84,16 @@ export function readCertificateFields(der: Uint8Array): CertificateFields {
   const parsed = parseCertificateFields(der);
   fields.set(key, parsed, der.length);
   return parsed;
+}
+
+/** The subject public key of exactly these certificate bytes as a node key (immutable, so shared); throws when unreadable. */
+export function readCertificatePublicKey(der: Uint8Array): KeyObject {
+  const key = sha256(der);
+  const known = publicKeys.get(key);
+  if (known) return known;
+  const publicKey = createPublicKey({ key: Buffer.from(readCertificateFields(der).subjectPublicKeyInfoDer), format: "der", type: "spki" });
+  publicKeys.set(key, publicKey, der.length);
+  return publicKey;
 }
 
 /** The parsed CRL of exactly these DER bytes; throws when they are not one. */

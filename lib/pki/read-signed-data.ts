@@ -1,16 +1,17 @@
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { isContextTag, octetStringContent } from "@/lib/pki/asn1-reading";
+import { childrenOf, matchFields, octetStringContent } from "@/lib/pki/asn1-reading";
+import { parseCmsAroundCertificates } from "@/lib/pki/parse-cms-around-certificates";
+import { contentInfoFields, isObjectIdentifier, sequenceChildren, signedDataFields } from "@/lib/pki/cms-shapes";
+import { allValues, readCertificateBindings, readSignerInfoFields, signerIdOf, singleValue, type CertificateBinding } from "@/lib/pki/read-signer-info";
 import { oids } from "@/lib/pki/object-identifiers";
 
-const SIGNING_CERTIFICATE_V1 = "1.2.840.113549.1.9.16.2.12";
 const MAX_CERTIFICATES = 64;
 // real signers sometimes add a second SignerInfo (a co-signature, a leftover); more than this is not a document signature
 const MAX_SIGNER_INFOS = 4;
 const MAX_TIME_STAMP_TOKENS = 4;
 
-/** An ESSCertID(v2) of a signing-certificate(-v2) attribute: the hash that binds the signer's certificate. */
-export type CertificateBinding = { hashAlgorithmOid: string; hash: Uint8Array };
+export type { CertificateBinding };
 
 /**
  * Everything a reader needs from one CMS SignedData (a PDF signature, a signature time-stamp, a
@@ -56,129 +57,147 @@ export type SignedDataReadingOptions = {
 const malformed = (what: string) => new Error(`malformed ${what}`);
 const octets = (block: unknown) => octetStringContent(block, "OCTET STRING", malformed);
 
-/** Parses a CMS ContentInfo holding a SignedData (SignerInfo `signerIndex`); throws an Error naming what is wrong. */
+/**
+ * Parses a CMS ContentInfo holding a SignedData (SignerInfo `signerIndex`); throws an Error naming what
+ * is wrong. asn1js parses the bytes once and the tree is walked by hand (cms-shapes): building pkijs
+ * objects with their schema matching for every block cost about four times the parse itself.
+ */
 export function readSignedData(bytes: Uint8Array, options: SignedDataReadingOptions = {}): SignedDataReading {
   const { signerIndex = 0, readCertificate } = options;
-  const parsed = asn1js.fromBER(new Uint8Array(bytes));
+  const { parsed, certificatesDer: unparsedCertificates } = parseCmsAroundCertificates(bytes);
   if (parsed.offset === -1 || parsed.result.error) throw new Error("not a CMS structure");
   const der = new Uint8Array(bytes.subarray(0, parsed.offset));
-  const contentInfo = new pkijs.ContentInfo({ schema: parsed.result });
-  if (contentInfo.contentType !== oids.signedData) throw new Error("not a CMS SignedData");
-  const certificatesDer = takeCertificates(contentInfo.content, readCertificate);
-  const signedData = new pkijs.SignedData({ schema: contentInfo.content });
-  const signerCount = signedData.signerInfos.length;
+  const contentInfo = fieldsOf(parsed.result, contentInfoFields, "ContentInfo");
+  if (!isObjectIdentifier(contentInfo[0]) || oidOf(contentInfo[0]) !== oids.signedData) throw new Error("not a CMS SignedData");
+  const signedData = fieldsOf(childrenOf(contentInfo[1], "ContentInfo", malformed)[0], signedDataFields, "SignedData");
+  const [, , encapsulated, certificateField, crlField, signerInfoSet] = signedData;
+  const certificatesDer = unparsedCertificates ? checkCertificates(unparsedCertificates, readCertificate) : takeCertificates(certificateField, readCertificate);
+  const crlsDer = takeCrls(crlField);
+
+  const signerInfos = childrenOf(signerInfoSet, "SignerInfos", malformed);
+  const signerCount = signerInfos.length;
   if (signerCount === 0 || signerCount > MAX_SIGNER_INFOS) throw new Error(`the CMS has ${signerCount} SignerInfos`);
-  const signerInfo = signedData.signerInfos[signerIndex];
+  // every SignerInfo is read, as pkijs did: a broken one makes the whole CMS unreadable
+  const signerInfo = signerInfos.map(readSignerInfoFields)[signerIndex];
   if (!signerInfo) throw new Error(`the CMS has no SignerInfo ${signerIndex}`);
 
-  const crls = (signedData.crls ?? []).filter((item): item is pkijs.CertificateRevocationList => item instanceof pkijs.CertificateRevocationList);
-
-  const signed = signerInfo.signedAttrs?.attributes ?? [];
-  const unsigned = signerInfo.unsignedAttrs?.attributes ?? [];
-  const single = (attributes: pkijs.Attribute[], type: string) => {
-    const found = attributes.filter((attribute) => attribute.type === type);
-    // a repeated attribute or a multi-valued one is a classic ambiguity; refuse it
-    if (found.length > 1 || (found[0] && found[0].values.length !== 1)) throw new Error(`attribute ${type} must appear once with one value`);
-    return found[0]?.values[0];
-  };
-  const contentType = single(signed, oids.contentTypeAttribute);
-  const digest = single(signed, oids.messageDigestAttribute);
-  const time = single(signed, oids.signingTimeAttribute);
-  // unsigned: a repeated time-stamp is not ambiguous, each token is verified on its own
-  const tokens = unsigned.filter((attribute) => attribute.type === oids.signatureTimeStampTokenAttribute).flatMap((attribute) => attribute.values);
+  const contentType = singleValue(signerInfo.signed, oids.contentTypeAttribute);
+  const digest = singleValue(signerInfo.signed, oids.messageDigestAttribute);
+  const time = singleValue(signerInfo.signed, oids.signingTimeAttribute);
+  const tokens = allValues(signerInfo.unsigned, oids.signatureTimeStampTokenAttribute);
   if (tokens.length > MAX_TIME_STAMP_TOKENS) throw new Error("too many signature time-stamp tokens");
   const tokensDer = tokens.map((token) => {
     if (!(token instanceof asn1js.Sequence)) throw new Error("a signature time-stamp token is not a SEQUENCE");
     return new Uint8Array(token.toBER(false));
   });
-  const eContent = signedData.encapContentInfo.eContent;
+  const [eContentType, eContentField] = sequenceChildren(encapsulated)!;
+  const eContent = eContentField && childrenOf(eContentField, "eContent", malformed)[0];
 
   let signedAttributesDer: Uint8Array | undefined;
-  if (signerInfo.signedAttrs) {
-    signedAttributesDer = new Uint8Array(signerInfo.signedAttrs.encodedValue);
-    // pkijs keeps the [0] IMPLICIT encoding; the signature covers the universal SET tag
+  if (signerInfo.signedAttributesBlock) {
+    signedAttributesDer = new Uint8Array(signerInfo.signedAttributesBlock.valueBeforeDecodeView);
+    // the field is encoded [0] IMPLICIT; the signature covers the universal SET tag (RFC 5652 5.4)
     signedAttributesDer[0] = 0x31;
   }
 
-  const sid = signerInfo.sid;
-  const signerId =
-    sid instanceof pkijs.IssuerAndSerialNumber
-      ? { issuerDer: new Uint8Array(sid.issuer.toSchema().toBER(false)), serialHex: Buffer.from(sid.serialNumber.valueBlock.valueHexView).toString("hex") }
-      : { keyIdentifierHex: Buffer.from((sid as asn1js.OctetString).valueBlock.valueHexView).toString("hex") };
-
   return {
     der,
-    eContentTypeOid: signedData.encapContentInfo.eContentType,
+    eContentTypeOid: oidOf(eContentType),
     encapsulatedContent: eContent instanceof asn1js.OctetString ? octets(eContent) : undefined,
-    digestAlgorithmOid: signerInfo.digestAlgorithm.algorithmId,
-    signatureAlgorithmOid: signerInfo.signatureAlgorithm.algorithmId,
+    digestAlgorithmOid: signerInfo.digestAlgorithmOid,
+    signatureAlgorithmOid: signerInfo.signatureAlgorithmOid,
     signedAttributesDer,
     contentTypeAttribute: contentType instanceof asn1js.ObjectIdentifier ? contentType.valueBlock.toString() : undefined,
     messageDigest: digest instanceof asn1js.OctetString ? octets(digest) : undefined,
     signingTime: time instanceof asn1js.UTCTime || time instanceof asn1js.GeneralizedTime ? time.toDate() : undefined,
-    certificateBindings: readCertificateBindings(signed),
-    signatureValue: new Uint8Array(signerInfo.signature.valueBlock.valueHexView),
+    certificateBindings: readCertificateBindings(signerInfo.signed),
+    signatureValue: signerInfo.signatureValue,
     timeStampTokenDer: tokensDer[0],
     timeStampTokensDer: tokensDer,
     signerCount,
     signerIndex,
     certificatesDer,
-    crlsDer: crls.map((crl) => new Uint8Array(crl.toSchema().toBER(false))),
-    signerId,
+    crlsDer,
+    signerId: signerIdOf(signerInfo.sid),
   };
 }
 
+const oidOf = (block: asn1js.AsnType | undefined) => (block as asn1js.ObjectIdentifier).valueBlock.toString();
+
+function fieldsOf(block: asn1js.AsnType | undefined, rules: Parameters<typeof matchFields>[1], what: string) {
+  const children = sequenceChildren(block);
+  const fields = children && matchFields(children, rules);
+  if (!fields) throw malformed(what);
+  return fields;
+}
+
 /**
- * Takes the certificates (the universal-class choice of CertificateChoices) out of the SignedData's
- * [0] field, as their own bytes, before pkijs reads the rest: pkijs matched each against the
- * Certificate schema three times and encoded it again, half the cost of reading a CMS, and the
- * verifier reads every certificate with @peculiar/x509 anyway. Given `readCertificate`, each must read
- * as a certificate there, else the CMS is unreadable; the tagged choices (attribute certificates, other formats)
- * stay for pkijs to check and are not used.
+ * The certificates (the universal-class choice of CertificateChoices) of the SignedData's [0] field, as
+ * their own bytes: the verifier reads every certificate with @peculiar/x509 anyway. The tagged
+ * choices (attribute certificates, other formats) are not used; pkijs still checks their shape.
  */
-function takeCertificates(signedData: unknown, readCertificate: ((der: Uint8Array) => unknown) | undefined): Uint8Array[] {
-  if (!(signedData instanceof asn1js.Sequence)) return [];
-  const field = signedData.valueBlock.value.find((block) => isContextTag(block, 0));
-  if (!(field instanceof asn1js.Constructed)) return [];
-  const certificates = field.valueBlock.value.filter((block) => block.idBlock.tagClass === 1);
+function takeCertificates(field: asn1js.AsnType | undefined, readCertificate: ((der: Uint8Array) => unknown) | undefined): Uint8Array[] {
+  if (!field) return [];
+  const choices = childrenOf(field, "certificates", malformed);
+  const certificates = choices.filter((block) => block.idBlock.tagClass === 1);
   if (certificates.length > MAX_CERTIFICATES) throw new Error("the CMS carries too many certificates");
   const certificatesDer = certificates.map((block) => {
     if (!(block instanceof asn1js.Sequence)) throw new Error("the CMS carries a certificate that is not a SEQUENCE");
-    const der = new Uint8Array(block.valueBeforeDecodeView);
-    try {
-      readCertificate?.(der);
-    } catch {
-      throw new Error("the CMS carries an unreadable certificate");
-    }
-    return der;
+    return new Uint8Array(block.valueBeforeDecodeView);
   });
-  field.valueBlock.value = field.valueBlock.value.filter((block) => block.idBlock.tagClass !== 1);
-  // an empty [0] SET would be a different (odd) encoding to pkijs: without it the field is simply absent
-  if (field.valueBlock.value.length === 0) signedData.valueBlock.value = signedData.valueBlock.value.filter((block) => block !== field);
+  const others = choices.filter((block) => block.idBlock.tagClass !== 1);
+  if (others.length > 0) {
+    try {
+      new pkijs.CertificateSet({ schema: new asn1js.Set({ value: others }) });
+    } catch {
+      throw new Error("the CMS carries a malformed certificate choice");
+    }
+  }
+  // asn1js parsed these with the rest of the tree
+  return checkCertificates(certificatesDer, readCertificate, { parsed: true });
+}
+
+/**
+ * Given `readCertificate`, each certificate must read as one there, else the CMS is unreadable.
+ * Without it, a certificate that asn1js has not parsed with the tree must at least parse.
+ */
+function checkCertificates(certificatesDer: Uint8Array[], readCertificate: ((der: Uint8Array) => unknown) | undefined, { parsed = false } = {}): Uint8Array[] {
+  if (certificatesDer.length > MAX_CERTIFICATES) throw new Error("the CMS carries too many certificates");
+  for (const der of certificatesDer) {
+    let readable = true;
+    try {
+      if (readCertificate) readCertificate(der);
+      else if (!parsed) {
+        const certificate = asn1js.fromBER(der, { parseEmbedded: false });
+        readable = certificate.offset === der.length && !certificate.result.error;
+      }
+    } catch {
+      readable = false;
+    }
+    if (!readable) throw new Error("the CMS carries an unreadable certificate");
+  }
   return certificatesDer;
 }
 
-/** signing-certificate-v2 (ESSCertIDv2, default SHA-256) or v1 (ESSCertID, SHA-1): the first cert ID names the signer. */
-function readCertificateBindings(signed: pkijs.Attribute[]): CertificateBinding[] {
-  const bindings: CertificateBinding[] = [];
-  for (const attribute of signed) {
-    if (attribute.type !== oids.signingCertificateV2Attribute && attribute.type !== SIGNING_CERTIFICATE_V1) continue;
-    const certs = (attribute.values[0] as asn1js.Sequence | undefined)?.valueBlock.value[0];
-    const first = certs instanceof asn1js.Sequence ? certs.valueBlock.value[0] : undefined;
-    if (!(first instanceof asn1js.Sequence)) throw new Error("malformed signing-certificate attribute");
-    const [head, second] = first.valueBlock.value;
-    if (attribute.type === SIGNING_CERTIFICATE_V1) {
-      if (!(head instanceof asn1js.OctetString)) throw new Error("malformed ESSCertID");
-      bindings.push({ hashAlgorithmOid: oids.sha1, hash: octets(head) });
-      continue;
+/**
+ * The CRLs of the SignedData's [1] field (RevocationInfoChoices), read and encoded by pkijs as before:
+ * our CMSes carry none, so this is off the signing path. Other revocation formats must have their
+ * shape ([1] { OID, ANY }) and are not used.
+ */
+function takeCrls(field: asn1js.AsnType | undefined): Uint8Array[] {
+  if (!field) return [];
+  return childrenOf(field, "crls", malformed).flatMap((choice) => {
+    if (choice.idBlock.tagClass === 1) {
+      let crl: pkijs.CertificateRevocationList;
+      try {
+        crl = new pkijs.CertificateRevocationList({ schema: choice });
+      } catch {
+        throw new Error("the CMS carries an unreadable CRL");
+      }
+      return [new Uint8Array(crl.toSchema().toBER(false))];
     }
-    // ESSCertIDv2 ::= SEQUENCE { hashAlgorithm DEFAULT sha256, certHash, issuerSerial OPTIONAL }
-    if (head instanceof asn1js.OctetString) bindings.push({ hashAlgorithmOid: oids.sha256, hash: octets(head) });
-    else if (head instanceof asn1js.Sequence && second instanceof asn1js.OctetString) {
-      const algorithm = head.valueBlock.value[0];
-      if (!(algorithm instanceof asn1js.ObjectIdentifier)) throw new Error("malformed ESSCertIDv2");
-      bindings.push({ hashAlgorithmOid: algorithm.valueBlock.toString(), hash: octets(second) });
-    } else throw new Error("malformed ESSCertIDv2");
-  }
-  return bindings;
+    const other = choice.idBlock.tagClass === 3 && choice.idBlock.tagNumber === 1 && !choice.idBlock.isHexOnly ? childrenOf(choice, "crls", malformed) : undefined;
+    if (!other || !isObjectIdentifier(other[0]) || other[1] === undefined) throw new Error("the CMS carries a malformed revocation choice");
+    return [];
+  });
 }

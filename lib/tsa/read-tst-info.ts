@@ -1,4 +1,7 @@
+import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
+import { childrenWithTag, hasTag, matchFields, type FieldRule } from "@/lib/pki/asn1-reading";
+import { isAlgorithmIdentifier, isInteger, isObjectIdentifier, isPrimitiveOctetString, sequenceChildren } from "@/lib/pki/cms-shapes";
 import { oids } from "@/lib/pki/object-identifiers";
 import type { SignedDataReading } from "@/lib/pki/read-signed-data";
 
@@ -15,18 +18,62 @@ export type TstInfo = {
   nonceContentDer?: Uint8Array;
 };
 
+const optional = (matches: (block: asn1js.AsnType) => boolean): FieldRule => ({ matches, optional: true });
+const fits = (children: asn1js.AsnType[] | undefined, rules: FieldRule[]) => children !== undefined && matchFields(children, rules) !== undefined;
+/** What pkijs itself accepts as this structure: used for the rare optional fields (a TSA name, extensions), off the signing path. */
+const readsAs = (read: () => unknown) => {
+  try {
+    read();
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** MessageImprint ::= SEQUENCE { hashAlgorithm AlgorithmIdentifier, hashedMessage OCTET STRING } */
+const isMessageImprint = (block: asn1js.AsnType) => fits(sequenceChildren(block), [{ matches: isAlgorithmIdentifier }, { matches: isPrimitiveOctetString }]);
+/** Accuracy ::= SEQUENCE { seconds INTEGER OPTIONAL, millis [0] OPTIONAL, micros [1] OPTIONAL } */
+const isAccuracy = (block: asn1js.AsnType) => fits(sequenceChildren(block), [optional(isInteger), optional((field) => hasTag(field, 3, 0, false)), optional((field) => hasTag(field, 3, 1, false))]);
+
+/**
+ * TSTInfo ::= SEQUENCE { version, policy, messageImprint, serialNumber, genTime, accuracy OPTIONAL,
+ * ordering BOOLEAN OPTIONAL, nonce INTEGER OPTIONAL, tsa [0] GeneralName OPTIONAL, extensions [1] OPTIONAL },
+ * matched as pkijs's TSTInfo schema matched it.
+ */
+const tstInfoFields: FieldRule[] = [
+  { matches: isInteger },
+  { matches: isObjectIdentifier },
+  { matches: isMessageImprint },
+  { matches: isInteger },
+  { matches: (block) => hasTag(block, 1, 24, false) && block instanceof asn1js.GeneralizedTime },
+  optional(isAccuracy),
+  optional((block) => hasTag(block, 1, 1, false)),
+  optional(isInteger),
+  optional((block) => {
+    const name = childrenWithTag(block, 3, 0)?.[0];
+    return name !== undefined && readsAs(() => new pkijs.GeneralName({ schema: name }));
+  }),
+  optional((block) => childrenWithTag(block, 3, 1)?.every((extension) => readsAs(() => new pkijs.Extension({ schema: extension }))) ?? false),
+];
+
 /** Reads the TSTInfo that a time-stamp token's SignedData encapsulates; throws an Error naming what is wrong. */
 export function readTstInfo(token: SignedDataReading): TstInfo {
   if (token.eContentTypeOid !== oids.tstInfo || !token.encapsulatedContent) throw new Error("the token does not hold a TSTInfo");
-  const tstInfo = pkijs.TSTInfo.fromBER(new Uint8Array(token.encapsulatedContent));
-  const serialHex = Buffer.from(tstInfo.serialNumber.valueBlock.valueHexView).toString("hex");
+  const parsed = asn1js.fromBER(new Uint8Array(token.encapsulatedContent), { parseEmbedded: false });
+  if (parsed.offset === -1) throw new Error("the TSTInfo is not ASN.1");
+  const children = sequenceChildren(parsed.result);
+  const fields = children && matchFields(children, tstInfoFields);
+  if (!fields) throw new Error("malformed TSTInfo");
+  const [, policy, messageImprint, serialNumber, genTime, , , nonce] = fields;
+  const [hashAlgorithm, hashedMessage] = sequenceChildren(messageImprint)!;
+  const serialHex = Buffer.from((serialNumber as asn1js.Integer).valueBlock.valueHexView).toString("hex");
   return {
-    policyOid: tstInfo.policy,
-    hashAlgorithmOid: tstInfo.messageImprint.hashAlgorithm.algorithmId,
-    imprint: new Uint8Array(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView),
+    policyOid: (policy as asn1js.ObjectIdentifier).valueBlock.toString(),
+    hashAlgorithmOid: (sequenceChildren(hashAlgorithm)![0] as asn1js.ObjectIdentifier).valueBlock.toString(),
+    imprint: new Uint8Array((hashedMessage as asn1js.OctetString).valueBlock.valueHexView),
     serialNumber: BigInt(`0x${serialHex || "0"}`),
     serialHex,
-    genTime: tstInfo.genTime,
-    nonceContentDer: tstInfo.nonce ? new Uint8Array(tstInfo.nonce.valueBlock.valueHexView) : undefined,
+    genTime: (genTime as asn1js.GeneralizedTime).toDate(),
+    nonceContentDer: nonce ? new Uint8Array((nonce as asn1js.Integer).valueBlock.valueHexView) : undefined,
   };
 }

@@ -3,7 +3,8 @@ import { buildCrl } from "@/lib/pki/build-crl";
 import { createPkiHierarchy, type PkiHierarchy } from "@/lib/pki/generate-pki-hierarchy";
 import { issueSignerCertificate } from "@/lib/pki/issue-certificate";
 import type { IssuedCertificate } from "@/lib/pki/issued-certificate";
-import { BoundedCache, isCertificateSignedBy, isCrlSignedBy, readCertificate, readCrl } from "@/lib/pki/check-pki-signatures";
+import { createPublicKey, KeyObject } from "node:crypto";
+import { BoundedCache, isCertificateSignedBy, isCrlSignedBy, readCertificate, readCertificatePublicKey, readCrl } from "@/lib/pki/check-pki-signatures";
 import { checkCertificateChain } from "./check-certificate-chain";
 import { findRevocationStatus } from "./find-revocation-status";
 
@@ -91,6 +92,16 @@ describe("remembered signature checks are keyed by the exact certificates and CR
 });
 
 describe("BoundedCache", () => {
+  test("a remembered public key is the key of exactly those certificate bytes: the forged signer with the same names gets its own", () => {
+    const key = readCertificatePublicKey(signer.certificateDer);
+    expect(readCertificatePublicKey(new Uint8Array(signer.certificateDer))).toBe(key);
+    expect(key.equals(createPublicKey(KeyObject.from(signer.privateKey)))).toBe(true);
+    const forged = readCertificatePublicKey(forgedSigner.certificateDer);
+    expect(forged.equals(key)).toBe(false);
+    expect(forged.equals(createPublicKey(KeyObject.from(forgedSigner.privateKey)))).toBe(true);
+    expect(() => readCertificatePublicKey(new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x01]))).toThrow();
+  });
+
   test("keeps at most its entries and bytes, dropping the least recently used first, and refuses oversized items", () => {
     const cache = new BoundedCache<number>(3, 100, 60);
     cache.set("a", 1, 10);

@@ -1,7 +1,7 @@
-import { createHash, createPublicKey, verify, type KeyObject } from "node:crypto";
+import { createHash, verify, type KeyObject } from "node:crypto";
 import { digestNameOf, digestNames, hashOfSignerInfo, isPlainEcdsa } from "@/lib/pki/signature-algorithms";
 import type { SignedDataReading } from "@/lib/pki/read-signed-data";
-import { readCertificate, readCertificateFields } from "@/lib/pki/check-pki-signatures";
+import { readCertificate, readCertificateFields, readCertificatePublicKey } from "@/lib/pki/check-pki-signatures";
 
 export { digestNames };
 
@@ -50,7 +50,7 @@ const stripZero = (hex: string) => hex.replace(/^(00)+(?=..)/, "");
 export function verifySignerInfo(cms: SignedDataReading, content: Uint8Array, certificateDer: Uint8Array, { requireBinding = false, contentDigest }: { requireBinding?: boolean; contentDigest?: Uint8Array } = {}): void {
   let key: KeyObject;
   try {
-    key = createPublicKey({ key: Buffer.from(readCertificateFields(certificateDer).subjectPublicKeyInfoDer), format: "der", type: "spki" });
+    key = readCertificatePublicKey(certificateDer);
   } catch {
     throw new SignerInfoError("unsupported", "the signer's key type cannot be read here");
   }
