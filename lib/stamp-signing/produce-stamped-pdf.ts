@@ -2,23 +2,22 @@
 // data asked of the main thread, produce (stamp, incremental signature, DSS), and the level derived
 // from what was built. The main thread's side is sign-stamp-now.ts.
 import { createHash } from "node:crypto";
+import { acceptPdf } from "@/lib/pdf/accept-pdf";
+import { repairPdf } from "@/lib/pdf/repair-pdf";
 import { signPdf } from "@/lib/pdf/sign-pdf";
+import { finishLongTermValidation, type LongTermValidationInput } from "@/lib/pdf/add-document-timestamp";
 import { signCadesDetached } from "@/lib/pki/sign-cms-detached";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import { drawStamp } from "@/lib/stamp/draw-stamp";
 import type { StampImage } from "@/lib/stamp/read-stamp-image";
 import { buildStampContent } from "@/lib/stamp/build-stamp-content";
 import { signatureTimestampFrom, type TimeStamper } from "@/lib/certificates/time-stamp-authority";
-import type { SignPdfFields } from "./schemas";
-import type { SigningPlan } from "./plan-stamp-signature";
 import { toAppError } from "@/lib/engine-errors";
 import { timed } from "@/lib/runtime/request-timing";
-import { acceptPdf } from "@/lib/pdf/accept-pdf";
-import { repairPdf } from "@/lib/pdf/repair-pdf";
-import { finishLongTermValidation, type LongTermValidationInput } from "@/lib/pdf/add-document-timestamp";
-import { planStampSignature } from "./plan-stamp-signature";
-import { deriveStampLevel } from "./derive-stamp-level";
 import type { PadesLevel } from "@/lib/verification/verification-report";
+import type { SignPdfFields } from "./schemas";
+import { planStampSignature, type SigningPlan } from "./plan-stamp-signature";
+import { deriveStampLevel } from "./derive-stamp-level";
 
 export type StampValidationData = Pick<LongTermValidationInput, "certificates" | "crls"> & { anchorsDer: Uint8Array[] };
 
