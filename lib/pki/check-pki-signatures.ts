@@ -96,6 +96,12 @@ export function readCertificatePublicKey(der: Uint8Array): KeyObject {
   return publicKey;
 }
 
+/** A root (or other self-issued certificate): its subject and issuer names are the same bytes. Read through the cache: every signature asks it of the same chain. */
+export function isSelfIssued(certificateDer: Uint8Array): boolean {
+  const { subjectDer, issuerDer } = readCertificateFields(certificateDer);
+  return Buffer.from(subjectDer).equals(Buffer.from(issuerDer));
+}
+
 /** The parsed CRL of exactly these DER bytes; throws when they are not one. */
 export function readCrl(der: Uint8Array): x509.X509Crl {
   const key = sha256(der);

@@ -45,9 +45,3 @@ export function parseCertificateFields(certificateDer: Uint8Array): CertificateF
     subjectPublicKeyInfoDer: encoded(tbs[offset + 5]),
   };
 }
-
-/** A root (or other self-issued certificate): its subject and issuer names are the same bytes. */
-export function isSelfIssued(certificateDer: Uint8Array): boolean {
-  const fields = parseCertificateFields(certificateDer);
-  return Buffer.from(fields.subjectDer).equals(Buffer.from(fields.issuerDer));
-}

@@ -2,7 +2,8 @@ import { createHash, createPublicKey, type KeyObject } from "node:crypto";
 import { der } from "@/lib/pki/der-encoder";
 import { PkiError } from "@/lib/pki/errors";
 import { oids } from "@/lib/pki/object-identifiers";
-import { isSelfIssued, parseCertificateFields } from "@/lib/pki/parse-certificate-fields";
+import { parseCertificateFields } from "@/lib/pki/parse-certificate-fields";
+import { isSelfIssued } from "@/lib/pki/check-pki-signatures";
 import { buildSigningCertificateV2Attribute } from "@/lib/pki/signing-certificate-v2-attribute";
 import { keySignerFor, type KeySigner, type SigningKey } from "@/lib/pki/signing-key";
 

@@ -6,7 +6,7 @@ import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { timeStamperFor, type TimeStamper } from "@/lib/certificates/time-stamp-authority";
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
 import { loadPlatformPki } from "@/lib/certificates/load-platform-pki";
-import { isSelfIssued } from "@/lib/pki/parse-certificate-fields";
+import { isSelfIssued } from "@/lib/pki/check-pki-signatures";
 import type { PadesLevel } from "@/lib/verification/verification-report";
 import { cpuPool } from "@/lib/runtime/process-pools";
 import type { StampSigningTasks } from "./stamp-signing-tasks";

@@ -2,7 +2,7 @@ import type { Db } from "@/db/client";
 import { cpuPool } from "@/lib/runtime/process-pools";
 import type { VerificationTasks } from "./verification-tasks";
 import type { PadesLevel } from "./verification-report";
-import { isSelfIssued } from "@/lib/pki/parse-certificate-fields";
+import { isSelfIssued } from "@/lib/pki/check-pki-signatures";
 import { loadPlatformPki, type PkiSettings } from "@/lib/certificates/load-platform-pki";
 
 const order: PadesLevel[] = ["B-B", "B-T", "B-LT", "B-LTA"];
