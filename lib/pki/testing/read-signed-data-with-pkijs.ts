@@ -1,5 +1,5 @@
 // The CMS reader as it was before it walked the tree by hand (pkijs schema objects), kept for tests only:
-// the differential test (read-signed-data.test.ts) checks that the reader refuses and reads exactly as this did.
+// the differential test (lib/verification/read-signed-data-differential.test.ts) checks that the reader refuses and reads exactly as this did.
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { isContextTag, octetStringContent } from "@/lib/pki/asn1-reading";
