@@ -29,13 +29,14 @@ let adminToken: string;
 let receiver: CallbackCollector<WireProcess & { id: string }>;
 let callbackUrl = "";
 const CARD_PORTRAIT = "person-a-obama/a1-id-portrait-413x531.jpg";
+// fixed numbers, so each card is the same image in every run: OCR results then do not vary with the clock
 const people = {
-  approved: signer({ signChallenges: ["facial"] }),
-  rejected: signer({ signChallenges: ["facial"] }),
-  refusals: signer({ signChallenges: ["facial"] }),
-  notLive: signer({ signChallenges: ["facial"] }),
+  approved: signer({ signChallenges: ["facial"], doc_id: "42427457" }),
+  rejected: signer({ signChallenges: ["facial"], doc_id: "71644607" }),
+  refusals: signer({ signChallenges: ["facial"], doc_id: "36034877" }),
+  notLive: signer({ signChallenges: ["facial"], doc_id: "62658652" }),
   // in per-signer.test, whose owner switches review off
-  unreviewed: signer({ signChallenges: ["facial"] }),
+  unreviewed: signer({ signChallenges: ["facial"], doc_id: "95252597" }),
 };
 
 /** Every card the tests send, drawn before the server starts (ImageMagick blocks this process; a kept-alive socket would go stale meanwhile); later calls read the cache. */

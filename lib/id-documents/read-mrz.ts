@@ -28,6 +28,12 @@ export type MrzReading = {
  * document number counts only when its check digit holds.
  */
 export function readMrz(ocrText: string): MrzReading | null {
+  // the zone has no lowercase: a "b" is a 6 read with its loop open (about 1 card in 6 otherwise
+  // fails its check digit); read as printed first, so this guess only stands when the digits hold
+  return readZone(ocrText) ?? (/b/.test(ocrText) ? readZone(ocrText.replace(/b/g, "6")) : null);
+}
+
+function readZone(ocrText: string): MrzReading | null {
   const lines = ocrText
     .split(/\r?\n/)
     .map((line) => line.toUpperCase().replace(/[«‹<]/g, "<").replace(/\s+/g, ""))
