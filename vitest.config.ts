@@ -10,6 +10,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["lib/**/*.test.ts", "db/**/*.test.ts", "scripts/**/*.test.ts"],
+          globalSetup: ["db/testing/global-setup.ts"],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -30,7 +30,13 @@ async function openPglite(dataDir: string, timeQueries?: QueryTimer): Promise<Op
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const dir = path.join(dataDir, "pglite");
   fs.mkdirSync(dir, { recursive: true });
-  if (!fs.existsSync(path.join(dir, "PG_VERSION"))) await createPgliteCluster(dir);
+  if (!fs.existsSync(path.join(dir, "PG_VERSION"))) {
+    // initdb plus every migration costs ~5 s per new directory; the test runner makes one migrated
+    // cluster and names it here. Migrations still run below, so an older copy is brought up to date.
+    const template = process.env.PGLITE_TEMPLATE_DIR;
+    if (template) fs.cpSync(template, dir, { recursive: true });
+    else await createPgliteCluster(dir);
+  }
   const client = new PGlite(dir);
   await client.waitReady;
   // drizzle runs a statement through query() and a transaction through transaction(), whose own
