@@ -14,6 +14,11 @@ describe("readMrz", () => {
     expect(readMrz(zoneAsRead("b"))).toMatchObject({ documentNumber: "79310468" });
   });
 
+  it("leaves a b in the names line a letter: names hold no digits", () => {
+    const withName = zoneAsRead("b").replace("SO0TO0<<ANA<MARIA<<<<<<<<<<<<<<L<", "SOTO<<BARbARA<<<<<<<<<<<<<<<<<<");
+    expect(readMrz(withName)).toMatchObject({ documentNumber: "79310468", names: { lastName: "SOTO", firstName: "BARBARA" } });
+  });
+
   it("does not take the b as a 6 when the check digit still fails, nor any other wrong digit", () => {
     const wrongNumber = zoneAsRead("b").replace("79310468", "79310469");
     expect(readMrz(wrongNumber)).toBeNull();

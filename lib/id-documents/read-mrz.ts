@@ -30,19 +30,20 @@ export type MrzReading = {
 export function readMrz(ocrText: string): MrzReading | null {
   // the zone has no lowercase: a "b" is a 6 read with its loop open (about 1 card in 6 otherwise
   // fails its check digit); read as printed first, so this guess only stands when the digits hold
-  return readZone(ocrText) ?? (/b/.test(ocrText) ? readZone(ocrText.replace(/b/g, "6")) : null);
+  return readZone(ocrText, false) ?? (/b/.test(ocrText) ? readZone(ocrText, true) : null);
 }
 
-function readZone(ocrText: string): MrzReading | null {
+function readZone(ocrText: string, bAsSix: boolean): MrzReading | null {
   const lines = ocrText
     .split(/\r?\n/)
-    .map((line) => line.toUpperCase().replace(/[«‹<]/g, "<").replace(/\s+/g, ""))
-    .map((line) => line.replace(/[^A-Z0-9<]/g, ""))
-    // a lone K, L, C or E between fillers is a misread "<" (no field is one letter wide inside a filler run)
-    .map((line) => line.replace(/(?<=<<)[KLCE](?=<<)/g, "<"))
+    .map((line) => line.replace(/[«‹<]/g, "<").replace(/\s+/g, ""))
+    .map((line) => line.replace(/[^A-Za-z0-9<]/g, ""))
     .filter((line) => line.length >= 26 && (line.match(/</g)?.length ?? 0) >= 3);
+  // a lone K, L, C or E between fillers is a misread "<" (no field is one letter wide inside a filler run)
+  const normalised = (line: string, sixes: boolean) => (sixes ? line.replace(/b/g, "6") : line).toUpperCase().replace(/(?<=<<)[KLCE](?=<<)/g, "<");
   for (let i = 0; i + 3 <= lines.length; i++) {
-    const candidate = lines.slice(i, i + 3).map((line) => fitTo30(line));
+    // the names line (the third) holds no digits: a "b" there stays a letter
+    const candidate = lines.slice(i, i + 3).map((line, row) => fitTo30(normalised(line, bAsSix && row < 2)));
     if (!candidate[0].startsWith("I") && !candidate[0].startsWith("A") && !candidate[0].startsWith("C")) continue;
     try {
       const result = parse(candidate, { autocorrect: true });
