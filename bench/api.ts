@@ -2,7 +2,7 @@
 // the stamp API on the real built server. Prints figures; asserts nothing about speed. It exits
 // non-zero only when a request fails or a sampled output fails /work/shared/tools/validate-pdf.
 // Build first (`npx next build`); the server gets a fresh DATA_DIR. On PostgreSQL:
-// `npx tsx bench/on-postgres.ts bench/api.ts`. `--large` adds the ~50 MB signPDF over HTTP;
+// `npx tsx bench/on-postgres.ts bench/api.ts`. `--large` adds the ~50 MB signPDF over HTTP (`--large-only`: that alone);
 // `--time-stamps` measures only /api/health, signTimeStamp and /api/tsa (a quick run for the TSA path).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -95,7 +95,7 @@ function sampler(name: string, into: { name: string; pdf: Uint8Array }[]) {
 }
 
 async function main() {
-  const large = process.argv.includes("--large") ? ensureLargeInput() : undefined;
+  const large = process.argv.includes("--large") || process.argv.includes("--large-only") ? ensureLargeInput() : undefined;
   // the production default share of full level checks (the test servers check every output)
   const server = await startTestServer({ env: { SERVER_TIMING: "1", LEVEL_AUDIT_RATE: "0.02" } });
   const database = server.databaseUrl ? "PostgreSQL" : "PGlite";
@@ -110,7 +110,10 @@ async function main() {
     const signTimeStamp = () => api.postForm("/api/v2/signTimeStamp", {}, { tsq_file: tsq });
     const tsa = () => fetch(`${server.baseUrl}/api/tsa`, { method: "POST", headers: { "content-type": "application/timestamp-query" }, body: Buffer.from(tsq) });
     const timeStampsOnly = process.argv.includes("--time-stamps");
+    // `--large-only`: the 50 MB figures alone (with the sampled output validated)
+    const largeOnly = large !== undefined && process.argv.includes("--large-only");
     // warm-up: first requests compile routes, load keys and start the workers
+    if (largeOnly) return await largeOnlyFigures(server, api, large, database, caPem);
     if (!timeStampsOnly) await load(server, "warm-up", 2, 10, signStamped);
     if (!timeStampsOnly) await load(server, "warm-up", 2, 10, signPlain);
     await load(server, "warm-up", 2, 20, signTimeStamp);
@@ -159,6 +162,18 @@ async function main() {
     console.error(`\nFAILED:\n${failures.join("\n")}`);
     process.exitCode = 1;
   }
+}
+
+async function largeOnlyFigures(server: TestServer, api: StampApiClient, file: string, database: string, caPem: string) {
+  const samples: { name: string; pdf: Uint8Array }[] = [];
+  const lines = [`50 MB signPDF alone on ${database}, ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`, ""];
+  lines.push(...(await largeUpload(server, api, file, samples)));
+  for (const sample of samples) {
+    const result = validatePdf(sample.pdf, caPem);
+    lines.push(`validate-pdf ${result.pass ? "PASS" : "FAIL"} on ${sample.name}`);
+    if (!result.pass) failures.push(`validate-pdf FAIL on ${sample.name}:\n${result.output.slice(0, 2000)}`);
+  }
+  console.log(`\n${lines.join("\n")}`);
 }
 
 /** `--time-stamps`: the TSA path alone; every serial compared, the first and every 100th .tsr checked by validate-tsr. */
@@ -210,6 +225,7 @@ async function largeUpload(server: TestServer, api: StampApiClient, file: string
   const cpu: number[] = [];
   const pauses: number[] = [];
   let last: Uint8Array | undefined;
+  let stages = "";
   for (let i = 0; i < 3; i++) {
     shaMs.push(sha256sum());
     const before = cpuMs(pid);
@@ -220,6 +236,7 @@ async function largeUpload(server: TestServer, api: StampApiClient, file: string
     signMs.push(performance.now() - t0);
     pauses.push(await probe.stop());
     cpu.push(cpuMs(pid) - before);
+    stages = response.headers.get("server-timing") ?? stages;
     if (!response.ok) failures.push(`50 MB signPDF: HTTP ${response.status} ${Buffer.from(body.subarray(0, 300)).toString()}`);
     else last = body;
   }
@@ -233,6 +250,7 @@ async function largeUpload(server: TestServer, api: StampApiClient, file: string
     `  ratio signPDF / sha256sum = ${ratio.toFixed(2)}x (goal <= 3x)`,
     `  main-thread pause: slowest /api/health answered while a 50 MB request ran, p50 over the runs ${median(pauses).toFixed(0)} ms (max ${Math.max(...pauses).toFixed(0)} ms)`,
     `  server RSS before ${baselineRss.toFixed(0)} MB, peak during the runs ${peak.toFixed(0)} MB; peak - before = ${(peak - baselineRss).toFixed(0)} MB (goal: peak <= 1.5 x file + 100 MB = ${(1.5 * fileMb + 100).toFixed(0)} MB)`,
+    `  stages of the last run (Server-Timing, wall ms): ${stages.replace(/;dur=/g, " ").replace(/,\s*/g, ", ")}`,
   ];
 }
 

@@ -1,4 +1,4 @@
-// `npx tsx bench/profile-server.ts [plain|stamped|tsa] [requests]`: CPU profile of the built server
+// `npx tsx bench/profile-server.ts [plain|stamped|tsa|large] [requests]`: CPU profile of the built server
 // (main thread and worker threads, node --cpu-prof) while it answers one kind of stamp request,
 // then the heaviest functions of each thread by self and inclusive time. Prints figures only.
 import { spawn } from "node:child_process";
@@ -10,6 +10,7 @@ import { ADMIN_API_SECRET, ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN, waitForHealt
 import { StampApiClient, fixture } from "../e2e/fixtures/stamp-api-client";
 import { opensslTsQuery } from "../e2e/fixtures/independent-validators";
 import { summarizeCpuProfile } from "./summarize-cpu-profile";
+import { ensureLargeInput } from "./large-input";
 
 async function main() {
   const kind = process.argv[2] ?? "plain";
@@ -35,8 +36,11 @@ async function main() {
   const image = fixture("images/portrait-413x531.jpg");
   const plain = { names: "José", last_names: "Pérez", person_id: "12345678", binary_resp: 1 };
   const tsq = opensslTsQuery(pdf);
+  const large = kind === "large" ? new Uint8Array(fs.readFileSync(ensureLargeInput())) : undefined;
   const call =
-    kind === "tsa"
+    large
+      ? () => api.signPdf(plain, { pdf: large })
+      : kind === "tsa"
       ? () => api.postForm("/api/v2/signTimeStamp", {}, { tsq_file: tsq })
       : () => api.signPdf(kind === "stamped" ? { ...plain, page: 1, position_x: 40, position_y: 40, qr_type: "auto" } : plain, kind === "stamped" ? { pdf, image } : { pdf });
   for (let i = 0; i < requests; i++) {

@@ -1,6 +1,6 @@
-import { PDFRef } from "pdf-lib";
 import { PdfError } from "@/lib/pdf/errors";
 import { LazyPdf, openLazyPdf } from "@/lib/pdf/open-lazy-pdf";
+import { refOf } from "@/lib/pdf/parse-pdf-object";
 
 /**
  * The first object the cross-reference data lists that does not parse (garbage where `R` was
@@ -33,7 +33,7 @@ function parseFailure(pdf: LazyPdf, num: number): string | undefined {
   const entry = pdf.findEntry(num);
   if (!entry || entry.type === 0) return undefined;
   try {
-    pdf.getObject(PDFRef.of(num, entry.type === 1 ? entry.gen : 0), false);
+    pdf.getObject(refOf(num, entry.type === 1 ? entry.gen : 0), false);
     return undefined;
   } catch (error) {
     // a resource limit is not damage: the strict reader's own refusals keep applying
