@@ -2,14 +2,17 @@ import type fontkit from "@pdf-lib/fontkit";
 
 type ParsedFont = ReturnType<(typeof fontkit)["create"]>;
 
+// Latin-1 signs no name, e-mail or stamp label uses: each glyph left out is ~110 bytes less per stamp.
+const RARE_SIGNS = new Set(Array.from("¢£¤¥¦§¨©¬\u00ad®¯±²³µ¶¸¹¼½¾×÷", (c) => c.codePointAt(0)!));
+
 /**
- * Latin-1 plus the punctuation the stamp itself prints: the characters a stamp shapes without
- * fontkit's layout. Anything else (another script, a combining mark) takes the general path.
+ * ASCII, the Latin-1 letters and the punctuation the stamp itself prints: the characters a stamp
+ * shapes without fontkit's layout. Anything else (another script, a combining mark) takes the general path.
  */
 export const PLAIN_CODE_POINTS: readonly number[] = [
   ...range(0x20, 0x7e),
-  ...range(0xa1, 0xff).filter((c) => c !== 0xad),
-  ...Array.from("–—‘’‚“”„…•·€", (c) => c.codePointAt(0)!),
+  ...range(0xa1, 0xff).filter((c) => !RARE_SIGNS.has(c)),
+  ...Array.from("–—‘’‚“”„…•€", (c) => c.codePointAt(0)!),
 ];
 
 // fontkit's DefaultShaper: every GSUB feature it may apply to horizontal text without user features.
