@@ -1,4 +1,3 @@
-import { closePath, fill, lineTo, moveTo, popGraphicsState, pushGraphicsState, setFillingGrayscaleColor, type PDFOperator } from "pdf-lib";
 import { create, type BitMatrix } from "qrcode";
 import { StampError } from "@/lib/stamp/errors";
 import type { StampBox } from "@/lib/stamp/layout-stamp";
@@ -8,10 +7,12 @@ const QUIET_ZONE = 4;
 export const MIN_QR_MODULE = 0.85;
 
 /**
- * The QR as vector operators: dark modules merged into horizontal runs, all filled as one path so
- * anti-aliasing leaves no seams between rows. Byte mode over UTF-8, error correction M.
+ * The QR as content-stream operators: a matrix that makes one module one unit, then each horizontal
+ * run of dark modules as an `re` with integer operands, all filled as one path so anti-aliasing
+ * leaves no seams between rows. Written as text: a few thousand pdf-lib operator objects cost more
+ * than the QR code itself. Byte mode over UTF-8, error correction M.
  */
-export function drawQrCode(text: string, box: StampBox): PDFOperator[] {
+export function drawQrCode(text: string, box: StampBox): string {
   let modules: BitMatrix;
   try {
     // an explicit byte segment keeps the text's UTF-8 bytes verbatim (no mode switching, no Kanji)
@@ -28,27 +29,22 @@ export function drawQrCode(text: string, box: StampBox): PDFOperator[] {
     );
   }
   const left = box.x + (box.width - side) / 2 + QUIET_ZONE * moduleSize;
-  const top = box.y + (box.height + side) / 2 - QUIET_ZONE * moduleSize;
+  const bottom = box.y + (box.height - side) / 2 + QUIET_ZONE * moduleSize;
 
-  const ops: PDFOperator[] = [pushGraphicsState(), setFillingGrayscaleColor(0)];
-  for (let row = 0; row < modules.size; row++) {
-    const y1 = top - row * moduleSize;
-    const y0 = y1 - moduleSize;
-    for (let col = 0; col < modules.size; col++) {
-      if (!modules.get(row, col)) continue;
+  const size = modules.size;
+  const bits = modules.data;
+  const runs: string[] = [`q 0 g ${moduleSize} 0 0 ${moduleSize} ${left} ${bottom} cm`];
+  for (let row = 0; row < size; row++) {
+    // module rows run top-down, PDF y runs up
+    const y = size - 1 - row;
+    for (let col = 0; col < size; col++) {
+      if (!bits[row * size + col]) continue;
       let end = col;
-      while (end + 1 < modules.size && modules.get(row, end + 1)) end++;
-      const x0 = left + col * moduleSize;
-      const x1 = left + (end + 1) * moduleSize;
-      ops.push(moveTo(round(x0), round(y0)), lineTo(round(x1), round(y0)), lineTo(round(x1), round(y1)), lineTo(round(x0), round(y1)), closePath());
+      while (end + 1 < size && bits[row * size + end + 1]) end++;
+      runs.push(`${col} ${y} ${end + 1 - col} 1 re`);
       col = end;
     }
   }
-  ops.push(fill(), popGraphicsState());
-  return ops;
-}
-
-// Four decimals keep the content stream small while staying far below a device pixel.
-function round(n: number): number {
-  return Math.round(n * 10_000) / 10_000;
+  runs.push("f Q");
+  return runs.join("\n");
 }

@@ -106,6 +106,23 @@ describe("drawStamp: QR and text survive a real render", () => {
     expect(fonts).toMatch(/\+DejaVuSans-Bold\s.*yes\s+yes\s+yes/);
   });
 
+  it("shares the prepared subsets between stamps, and gives text outside them a subset of its own", async () => {
+    const fontNames = async (data: StampData) => {
+      const rendered = await renderStamp(await drawStamp({ data, image: portrait, qr: { text: "x" }, size: 1 }), DPI, MARGIN);
+      const input = path.join(tmpdir(), `stamp-fonts-${process.pid}.pdf`);
+      writeFileSync(input, rendered.pdf);
+      const names = execFileSync("pdffonts", [input], { encoding: "utf8" }).match(/[A-Z]{6}\+DejaVuSans(-Bold)?(?=\s)/g)!;
+      return { text: rendered.text.replace(/\s+/g, " "), regular: names.find((n) => !n.endsWith("-Bold")), bold: names.find((n) => n.endsWith("-Bold")) };
+    };
+    const plain = await fontNames({ ...signer, names: "Fiona Offilia", lastNames: "Ruffles Affleck" });
+    const other = await fontNames({ ...signer, names: "Ffion", lastNames: "Łukasz Дмитрий" });
+    // ligatures shown from the prepared subset still extract as their letters
+    expect(plain.text).toContain("Fiona Offilia Ruffles Affleck");
+    expect(other.text).toContain("Ffion Łukasz Дмитрий");
+    expect(other.regular).toBe(plain.regular);
+    expect(other.bold).not.toBe(plain.bold);
+  });
+
   it("refuses a text too long for a size-1 QR and draws it at size 2", async () => {
     const long = `https://example.com/?q=${"ñandú-".repeat(100)}`;
     await expect(drawStamp({ data: signer, image: portrait, qr: { text: long }, size: 1 })).rejects.toMatchObject({

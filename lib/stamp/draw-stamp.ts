@@ -1,36 +1,11 @@
-import { randomBytes } from "node:crypto";
-import { deflateSync } from "node:zlib";
-import {
-  PDFContentStream,
-  PDFDocument,
-  type PDFContext,
-  beginText,
-  clip,
-  concatTransformationMatrix,
-  drawObject,
-  endPath,
-  endText,
-  popGraphicsState,
-  pushGraphicsState,
-  rectangle,
-  setFillingGrayscaleColor,
-  setFillingRgbColor,
-  setFontAndSize,
-  setLineWidth,
-  setStrokingGrayscaleColor,
-  setTextMatrix,
-  showText,
-  fill,
-  stroke,
-  type PDFOperator,
-  type PDFRef,
-} from "pdf-lib";
+import { PDFDocument, type PDFRef } from "pdf-lib";
 import { buildStampContent, type StampData, type StampLine, type StampLineStyle } from "@/lib/stamp/build-stamp-content";
 import { drawQrCode } from "@/lib/stamp/draw-qr-code";
 import { embedStampImage } from "@/lib/stamp/embed-stamp-image";
 import { blockHeight, fitStampText, fontFor, type StampFonts } from "@/lib/stamp/fit-stamp-text";
 import { layoutProcessStamp, layoutStamp, type StampBox, type StampOrientation, type StampSize } from "@/lib/stamp/layout-stamp";
 import { loadStampFonts, parsedOnceFontkit } from "@/lib/stamp/load-stamp-fonts";
+import { deflateNatively, pdfLibFace, preparedStampFaces, subsetName, type PreparedFace, type StampFace } from "@/lib/stamp/stamp-faces";
 import type { ExifOrientation } from "@/lib/images/read-image-header";
 import type { StampImage } from "@/lib/stamp/read-stamp-image";
 import { timedSync } from "@/lib/runtime/request-timing";
@@ -68,43 +43,25 @@ export async function drawStamp({ data, image, qr, size, orientation }: DrawStam
   const layout = orientation ? layoutProcessStamp(size, orientation) : layoutStamp(size, image !== undefined, qr !== null);
   const { lines } = buildStampContent(data);
   // qr is validated before anything is embedded, so a too-long text fails fast
-  const qrOps = qr && layout.qr ? timedSync("image-qr", () => drawQrCode(qr.text, layout.qr!)) : [];
+  const qrContent = qr && layout.qr ? timedSync("image-qr", () => drawQrCode(qr.text, layout.qr!)) : "";
 
   const document = await PDFDocument.create({ updateMetadata: false });
   deflateNatively(document.context);
-  document.registerFontkit(parsedOnceFontkit);
-  const files = await loadStampFonts();
-  const fonts: StampFonts = {
-    regular: await document.embedFont(files.regular, { subset: true, customName: subsetName("DejaVuSans") }),
-    bold: await document.embedFont(files.bold, { subset: true, customName: subsetName("DejaVuSans-Bold") }),
-  };
+  const fonts = await stampFonts(document, lines);
   const xObjects: Record<string, PDFRef> = {};
 
-  const ops: PDFOperator[] = [
-    pushGraphicsState(),
-    setFillingGrayscaleColor(1),
-    rectangle(0, 0, layout.width, layout.height),
-    fill(),
-  ];
+  const content = ["q", "1 g", `0 0 ${num(layout.width)} ${num(layout.height)} re`, "f"];
   if (image && layout.image) {
     xObjects[IMAGE_NAME] = timedSync("image-qr", () => embedStampImage(document, image));
-    ops.push(...imageOperators(image, layout.image));
+    content.push(imageOperators(image, layout.image));
   }
-  ops.push(...qrOps);
-  ops.push(...textOperators(lines, fonts, layout.text, layout.fontSize));
+  if (qrContent) content.push(qrContent);
+  content.push(textOperators(lines, fonts, layout.text, layout.fontSize));
   const inset = layout.border / 2;
-  ops.push(
-    setLineWidth(layout.border),
-    setStrokingGrayscaleColor(0.45),
-    rectangle(inset, inset, layout.width - layout.border, layout.height - layout.border),
-    stroke(),
-    popGraphicsState(),
-  );
+  content.push(`${num(layout.border)} w`, "0.45 G", `${num(inset)} ${num(inset)} ${num(layout.width - layout.border)} ${num(layout.height - layout.border)} re`, "S", "Q");
 
   const context = document.context;
-  // the content stream encoded here and deflated by node:zlib (pdf-lib's own encoder deflates in JavaScript)
-  const content = PDFContentStream.of(context.obj({}), ops, false).getUnencodedContents();
-  const form = context.flateStream(content, {
+  const form = context.flateStream(content.join("\n"), {
     Type: "XObject",
     Subtype: "Form",
     BBox: [0, 0, layout.width, layout.height],
@@ -115,36 +72,40 @@ export async function drawStamp({ data, image, qr, size, orientation }: DrawStam
     },
   });
   const formXObject = context.register(form);
-  // fonts are subset and written on flush, after every glyph has been shown
+  // a per-stamp subset is written on flush, after every glyph has been shown
   await document.flush();
   return { document, formXObject, width: layout.width, height: layout.height };
 }
 
 /**
- * Every stream pdf-lib deflates for this scratch document (font subsets, ToUnicode maps) goes
- * through node:zlib instead of pako: the same FlateDecode data, several times faster.
+ * The prepared per-process subset of each font when it holds every character the stamp shows in
+ * that font (almost always); otherwise a subset made for this stamp alone, as pdf-lib does it.
  */
-function deflateNatively(context: PDFContext): void {
-  context.flateStream = (contents, dict = {}) => context.stream(deflateSync(typeof contents === "string" ? Buffer.from(contents, "latin1") : contents), { ...dict, Filter: "FlateDecode" });
+async function stampFonts(document: PDFDocument, lines: StampLine[]): Promise<StampFonts> {
+  const prepared = await preparedStampFaces();
+  const face = async (font: PreparedFace, style: "regular" | "bold", postscriptName: string): Promise<StampFace> => {
+    const shown = lines.filter((line) => (line.style === "body") === (style === "regular"));
+    if (shown.every((line) => font.covers(line.text))) return font.copyInto(document.context);
+    document.registerFontkit(parsedOnceFontkit);
+    const files = await loadStampFonts();
+    return pdfLibFace(await document.embedFont(files[style], { subset: true, customName: subsetName(postscriptName) }));
+  };
+  return { regular: await face(prepared.regular, "regular", "DejaVuSans"), bold: await face(prepared.bold, "bold", "DejaVuSans-Bold") };
 }
 
-// ISO 32000-1 9.6.4: a subset font's name starts with a six-capital tag and "+"; PDF/A checkers require it.
-function subsetName(postscriptName: string): string {
-  return `${Array.from(randomBytes(6), (b) => String.fromCharCode(65 + (b % 26))).join("")}+${postscriptName}`;
+// pdf-lib's way of writing a number: plain decimals, never an exponent.
+function num(n: number): string {
+  const text = String(n);
+  return text.includes("e") ? n.toFixed(20).replace(/\.?0+$/, "") : text;
 }
 
-function imageOperators(image: StampImage, box: StampBox): PDFOperator[] {
+function imageOperators(image: StampImage, box: StampBox): string {
   const scale = Math.min(box.width / image.orientedWidth, box.height / image.orientedHeight);
   const width = image.orientedWidth * scale;
   const height = image.orientedHeight * scale;
   const x = box.x + (box.width - width) / 2;
   const y = box.y + (box.height - height) / 2;
-  return [
-    pushGraphicsState(),
-    concatTransformationMatrix(...orientationMatrix(image.orientation, x, y, width, height)),
-    drawObject(IMAGE_NAME),
-    popGraphicsState(),
-  ];
+  return `q ${orientationMatrix(image.orientation, x, y, width, height).map(num).join(" ")} cm /${IMAGE_NAME} Do Q`;
 }
 
 // Per EXIF orientation, display X and Y (0..1, Y down) as a·s + b·t + c of stored s, t (0..1, t down).
@@ -177,20 +138,20 @@ function textOperators(
   fonts: StampFonts,
   box: StampBox,
   sizes: { max: number; min: number },
-): PDFOperator[] {
+): string {
   const text = fitStampText(lines, fonts, box, sizes);
   const top = box.y + (box.height + blockHeight(text.rows.length, text.fontSize)) / 2;
   // the clip is a last guard: fitStampText already keeps every glyph inside the box
-  const ops: PDFOperator[] = [pushGraphicsState(), rectangle(box.x, box.y, box.width, box.height), clip(), endPath(), beginText()];
+  const ops = ["q", `${num(box.x)} ${num(box.y)} ${num(box.width)} ${num(box.height)} re`, "W", "n", "BT"];
   text.rows.forEach((row, i) => {
     const font = fontFor(fonts, row.style);
     ops.push(
-      setFontAndSize(FONT_NAMES[row.style], text.fontSize),
-      setFillingRgbColor(...TEXT_COLORS[row.style]),
-      setTextMatrix(1, 0, 0, 1, box.x, top - text.ascent - i * text.lineHeight),
-      showText(font.encodeText(row.text)),
+      `/${FONT_NAMES[row.style]} ${num(text.fontSize)} Tf`,
+      `${TEXT_COLORS[row.style].map(num).join(" ")} rg`,
+      `1 0 0 1 ${num(box.x)} ${num(top - text.ascent - i * text.lineHeight)} Tm`,
+      `${font.encodeText(row.text).toString()} Tj`,
     );
   });
-  ops.push(endText(), popGraphicsState());
-  return ops;
+  ops.push("ET", "Q");
+  return ops.join("\n");
 }

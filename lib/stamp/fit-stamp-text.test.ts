@@ -1,18 +1,24 @@
 import fontkit from "@pdf-lib/fontkit";
-import { PDFDocument } from "pdf-lib";
+import { PDFDocument, type PDFFont } from "pdf-lib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildStampContent, type StampData, type StampLine } from "@/lib/stamp/build-stamp-content";
-import { blockHeight, fitStampText, fontFor, type StampFonts } from "@/lib/stamp/fit-stamp-text";
+import { blockHeight, fitStampText, type StampFonts } from "@/lib/stamp/fit-stamp-text";
 import { layoutStamp, type StampSize } from "@/lib/stamp/layout-stamp";
 import { loadStampFonts } from "@/lib/stamp/load-stamp-fonts";
+import { pdfLibFace, preparedStampFaces } from "@/lib/stamp/stamp-faces";
 
+let pdfFonts: { regular: PDFFont; bold: PDFFont };
 let fonts: StampFonts;
+let preparedFonts: StampFonts;
 
 beforeAll(async () => {
   const document = await PDFDocument.create();
   document.registerFontkit(fontkit);
   const files = await loadStampFonts();
-  fonts = { regular: await document.embedFont(files.regular, { subset: true }), bold: await document.embedFont(files.bold, { subset: true }) };
+  pdfFonts = { regular: await document.embedFont(files.regular, { subset: true }), bold: await document.embedFont(files.bold, { subset: true }) };
+  fonts = { regular: pdfLibFace(pdfFonts.regular), bold: pdfLibFace(pdfFonts.bold) };
+  const prepared = await preparedStampFaces();
+  preparedFonts = { regular: prepared.regular.copyInto(document.context), bold: prepared.bold.copyInto(document.context) };
 });
 
 const data: StampData = {
@@ -32,7 +38,8 @@ function expectInside(lines: StampLine[], size: StampSize) {
   const { text: box, fontSize } = layoutStamp(size, true, true);
   const fitted = fitStampText(lines, fonts, box, fontSize);
   for (const row of fitted.rows) {
-    expect(fontFor(fonts, row.style).widthOfTextAtSize(row.text, fitted.fontSize)).toBeLessThanOrEqual(box.width);
+    // measured by pdf-lib itself, not by the face under test
+    expect((row.style === "body" ? pdfFonts.regular : pdfFonts.bold).widthOfTextAtSize(row.text, fitted.fontSize)).toBeLessThanOrEqual(box.width);
   }
   expect(blockHeight(fitted.rows.length, fitted.fontSize)).toBeLessThanOrEqual(box.height);
   expect(fitted.fontSize).toBeGreaterThanOrEqual(fontSize.min);
@@ -66,5 +73,18 @@ describe("fitStampText", () => {
     const fitted = expectInside(many, 1);
     expect(fitted.truncated).toBe(true);
     expect(fitted.rows.at(-1)!.text.endsWith("…")).toBe(true);
+  });
+
+  it.each<StampSize>([1, 2])("the prepared faces wrap exactly as pdf-lib's own measure does (size %i)", (size) => {
+    const { text: box, fontSize } = layoutStamp(size, true, true);
+    const inputs = [
+      buildStampContent(data).lines,
+      buildStampContent({ ...data, names: "María de los Ángeles Guadalupe", lastNames: "Fernández de Córdoba y Ruiz-Tagle Echeverría", signType: "otp", email: "fiona.offilia.ruffles@oficina-fiscal.example.gob.pe" }).lines,
+      buildStampContent({ ...data, names: "Ñ".repeat(400), lastNames: "ffi fl ".repeat(80), email: "x".repeat(500), signType: "otp" }).lines,
+      Array.from({ length: 60 }, (_, i) => ({ text: `Línea ${i} affluent ¿€?`, style: "body" as const })),
+    ];
+    for (const lines of inputs) {
+      expect(fitStampText(lines, preparedFonts, box, fontSize)).toEqual(fitStampText(lines, fonts, box, fontSize));
+    }
   });
 });

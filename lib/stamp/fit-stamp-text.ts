@@ -1,9 +1,9 @@
-import type { PDFFont } from "pdf-lib";
 import type { StampLine, StampLineStyle } from "@/lib/stamp/build-stamp-content";
+import type { StampFace } from "@/lib/stamp/stamp-faces";
 
 export interface StampFonts {
-  regular: PDFFont;
-  bold: PDFFont;
+  regular: StampFace;
+  bold: StampFace;
 }
 
 export interface FittedStampText {
@@ -23,7 +23,7 @@ const STEP = 0.25;
 // More than the largest box holds at the smallest size; longer input is cut before measuring.
 const MAX_LINE_CHARS = 400;
 
-export function fontFor(fonts: StampFonts, style: StampLineStyle): PDFFont {
+export function fontFor(fonts: StampFonts, style: StampLineStyle): StampFace {
   return style === "body" ? fonts.regular : fonts.bold;
 }
 
@@ -63,30 +63,11 @@ function fitted(size: number, rows: StampLine[], truncated: boolean): FittedStam
   return { fontSize: size, lineHeight: LINE_HEIGHT * size, ascent: ASCENT * size, rows, truncated };
 }
 
-/** Text width at `size`, from (font, text) -> width at size 1 memoized: shaping is linear in size and
- * costly (a fontkit layout), and the search over sizes measures the same strings again and again. */
-type WidthMeter = (font: PDFFont, text: string, size: number) => number;
-
-// Shared by every stamp of the process: labels, dates and the verification URL's prefix repeat from
-// one stamp to the next. Keyed by the font file's name (each stamp embeds its own subset, "ABCDEF+DejaVuSans").
-const widthsAtSizeOne = new Map<string, number>();
-const WIDTH_CACHE_LIMIT = 20_000;
+/** Text width at `size`: linear in size, so the faces measure once at size 1 (pdf-lib's own arithmetic). */
+type WidthMeter = (font: StampFace, text: string, size: number) => number;
 
 function widthMeter(): WidthMeter {
-  const fontNames = new Map<PDFFont, string>();
-  return (font, text, size) => {
-    let fontName = fontNames.get(font);
-    if (fontName === undefined) fontNames.set(font, (fontName = font.name.replace(/^[A-Z]{6}\+/, "")));
-    const key = `${fontName}\u0000${text}`;
-    let width = widthsAtSizeOne.get(key);
-    if (width === undefined) {
-      width = font.widthOfTextAtSize(text, 1);
-      // bounded: signer data is client input; forgetting the oldest entry costs one more layout
-      if (widthsAtSizeOne.size >= WIDTH_CACHE_LIMIT) widthsAtSizeOne.delete(widthsAtSizeOne.keys().next().value!);
-      widthsAtSizeOne.set(key, width);
-    }
-    return width * size;
-  };
+  return (font, text, size) => font.widthAtSizeOne(text) * size;
 }
 
 function wrapAll(lines: StampLine[], fonts: StampFonts, size: number, width: number, measure: WidthMeter): StampLine[] {
@@ -100,7 +81,7 @@ function capped(text: string): string {
   return chars.length > MAX_LINE_CHARS ? `${chars.slice(0, MAX_LINE_CHARS).join("")}…` : text;
 }
 
-function wrapLine(text: string, font: PDFFont, size: number, width: number, measure: WidthMeter): string[] {
+function wrapLine(text: string, font: StampFace, size: number, width: number, measure: WidthMeter): string[] {
   const fits = (s: string) => measure(font, s, size) <= width;
   const rows: string[] = [];
   let current = "";
@@ -136,7 +117,7 @@ function longestFittingPrefix(chars: string[], fits: (s: string) => boolean): nu
   return low;
 }
 
-function withEllipsis(text: string, font: PDFFont, size: number, width: number, measure: WidthMeter): string {
+function withEllipsis(text: string, font: StampFace, size: number, width: number, measure: WidthMeter): string {
   const chars = Array.from(text);
   while (chars.length > 0 && measure(font, `${chars.join("")}…`, size) > width) chars.pop();
   return `${chars.join("").trimEnd()}…`;
