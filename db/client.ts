@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import fs from "node:fs";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { Sql } from "postgres";
 import * as schema from "./schema";
 import { lockDataDir } from "./lock-data-dir";
 
@@ -19,7 +20,8 @@ export type DatabaseOptions = {
 
 export type QueryTimer = <T>(work: () => Promise<T>) => Promise<T>;
 
-type OpenDatabase = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void> };
+/** `postgres` is the postgres.js client behind `db`, for what drizzle does not express (COPY). */
+type OpenDatabase = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void>; postgres?: Sql };
 
 const migrationsFolder = () => path.join(process.cwd(), "db", "migrations");
 
@@ -97,7 +99,7 @@ async function openPostgres(databaseUrl: string, timeQueries?: QueryTimer): Prom
     await lockConnection`select pg_advisory_unlock(7250001)`;
     lockConnection.release();
   }
-  return { db: db as unknown as Db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+  return { db: db as unknown as Db, kind: "postgres", close: () => client.end({ timeout: 5 }), postgres: client };
 }
 
 /** Opens the configured database and applies committed migrations. */

@@ -1,18 +1,36 @@
 import { eq } from "drizzle-orm";
+import type { Sql } from "postgres";
+import type { Writable } from "node:stream";
 import type { Db } from "@/db/client";
 import { blobs } from "@/db/schema";
 import { assertBlobKey, type BlobStore } from "./blob-store";
+import { copyBinaryBlobRow } from "./copy-binary-blob-row";
 
-/** Blobs in a PostgreSQL table, so every server instance behind a load balancer sees the same files. */
-export function createPgBlobStore(db: Db): BlobStore {
+/**
+ * Blobs in a PostgreSQL table, so every server instance behind a load balancer sees the same files.
+ * With the postgres.js client at hand a blob is written by COPY in binary (copy-binary-blob-row.ts);
+ * the column is stored without compression (migration 0020): PDFs and images are compressed already.
+ */
+export function createPgBlobStore(db: Db, client?: Sql): BlobStore {
   return {
     async put(key, body, contentType) {
       assertBlobKey(key);
-      const buffer = body;
-      await db
-        .insert(blobs)
-        .values({ key, contentType, size: body.byteLength, body: buffer })
-        .onConflictDoUpdate({ target: blobs.key, set: { contentType, size: body.byteLength, body: buffer } });
+      if (!client) {
+        await db
+          .insert(blobs)
+          .values({ key, contentType, size: body.byteLength, body })
+          .onConflictDoUpdate({ target: blobs.key, set: { contentType, size: body.byteLength, body } });
+        return;
+      }
+      await client.begin(async (tx) => {
+        // COPY cannot upsert: writers of one key take turns, each replacing the row whole
+        await tx`select pg_advisory_xact_lock(hashtext(${`blob:${key}`}))`;
+        await tx`delete from blobs where key = ${key}`;
+        const copy = tx`copy blobs (key, content_type, size, body) from stdin (format binary)`;
+        const refused = refusalOf(copy);
+        const stream = await copy.writable();
+        await Promise.race([writeAll(stream, copyBinaryBlobRow({ key, contentType, body })), refused]);
+      });
     },
     async get(key) {
       assertBlobKey(key);
@@ -33,4 +51,31 @@ export function createPgBlobStore(db: Db): BlobStore {
       await db.delete(blobs).where(eq(blobs.key, key));
     },
   };
+}
+
+/**
+ * Rejects when the server refuses the COPY or the connection fails. postgres.js settles the COPY's
+ * query when the stream opens and, when the refusal comes after the stream ended (a row it cannot
+ * store), reports it only to that query's `reject`, never to the stream: without this the put
+ * would wait forever (pinned by pg-blob-store.test.ts).
+ */
+function refusalOf(query: object): Promise<never> {
+  const settled = query as { reject: (error: unknown) => void };
+  const reject = settled.reject;
+  return new Promise<never>((_, fail) => {
+    settled.reject = (error) => {
+      reject(error);
+      fail(error);
+    };
+  });
+}
+
+/** Writes the parts and ends the COPY; settles when the server has taken the whole row (or refused it). */
+function writeAll(stream: Writable, parts: Buffer[]): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    stream.once("error", reject);
+    stream.once("finish", () => resolve());
+    for (const part of parts) stream.write(part);
+    stream.end();
+  });
 }
