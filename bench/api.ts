@@ -8,12 +8,14 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { startTestServer, type TestServer } from "../e2e/fixtures/start-test-server";
 import { StampApiClient, fixture } from "../e2e/fixtures/stamp-api-client";
 import { opensslTsQuery, validatePdf, validateTsr } from "../e2e/fixtures/independent-validators";
 import { readTimeStampResponse } from "../lib/tsa/read-time-stamp-response";
 import { cpuMs, peakRssMb, resetPeakRss, rssMb, serverPid } from "./server-process";
 import { ensureLargeInput } from "./large-input";
+import { itextCheckAt } from "../lib/certificates/testing/long-term-checks";
 
 const pdf = fixture("pdfs/valid/libreoffice70-tiny.pdf");
 const image = fixture("images/portrait-413x531.jpg");
@@ -24,7 +26,7 @@ type Figures = { name: string; requests: number; seconds: number; p50: number; p
 
 const failures: string[] = [];
 
-async function load(server: TestServer, name: string, concurrency: number, total: number, call: () => Promise<Response>, keep?: (body: Uint8Array) => void): Promise<Figures> {
+async function load(server: TestServer, name: string, concurrency: number, total: number, call: () => Promise<Response>, keep?: (body: Uint8Array, response: Response) => void): Promise<Figures> {
   const latencies: number[] = [];
   const stages = new Map<string, number[]>();
   let errors = 0;
@@ -47,7 +49,7 @@ async function load(server: TestServer, name: string, concurrency: number, total
         for (const [stage, ms] of readServerTiming(response.headers.get("server-timing"))) {
           stages.set(stage, [...(stages.get(stage) ?? []), ms]);
         }
-        keep?.(body);
+        keep?.(body, response);
       }
     }),
   );
@@ -87,11 +89,36 @@ function breakdown(figures: Figures[]): string[] {
 }
 
 /** Keeps the first and every tenth output of a phase for validate-pdf. */
-function sampler(name: string, into: { name: string; pdf: Uint8Array }[]) {
+type Sample = { name: string; pdf: Uint8Array; level?: string | null };
+
+function sampler(name: string, into: Sample[]) {
   let seen = 0;
-  return (body: Uint8Array) => {
-    if (seen++ % 10 === 0) into.push({ name: `${name} #${seen}`, pdf: body });
+  return (body: Uint8Array, response: Response) => {
+    if (seen++ % 10 === 0) into.push({ name: `${name} #${seen}`, pdf: body, level: response.headers.get("x-pades-level") });
   };
+}
+
+/**
+ * iText 5 (a validator we did not write) on every sample: the level the server recorded (X-Pades-Level)
+ * claims long-term validation (B-LT or B-LTA) exactly when iText finds every signature, chain and
+ * revocation data complete.
+ */
+async function compareLevelsWithItext(samples: Sample[], caPem: string): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-bench-itext-"));
+  const caFile = path.join(dir, "ca.pem");
+  fs.writeFileSync(caFile, caPem);
+  let agreed = 0;
+  for (const [i, sample] of samples.entries()) {
+    const file = path.join(dir, `${i}.pdf`);
+    fs.writeFileSync(file, sample.pdf);
+    const itext = await itextCheckAt(file, [caFile]);
+    const claimsLongTerm = sample.level === "B-LT" || sample.level === "B-LTA";
+    if (claimsLongTerm === itext.ok) agreed++;
+    else failures.push(`level disagreement on ${sample.name}: recorded ${sample.level ?? "none"}, iText ${itext.ok ? "PASS" : "FAIL"}\n${itext.output.slice(0, 1500)}`);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+  const levels = [...new Set(samples.map((s) => s.level ?? "none"))].join(", ");
+  return `recorded level (${levels}) against iText 5: ${agreed}/${samples.length} sampled outputs agree`;
 }
 
 async function main() {
@@ -120,7 +147,7 @@ async function main() {
     await load(server, "warm-up", 2, 20, tsa);
     await load(server, "warm-up", 2, 20, health);
 
-    const samples: { name: string; pdf: Uint8Array }[] = [];
+    const samples: Sample[] = [];
     if (timeStampsOnly) return await timeStampFigures(server, database, { health, signTimeStamp, tsa }, { tsq, caPem });
     const c1 = [
       await load(server, "/api/health c=1", 1, 200, health),
@@ -154,6 +181,7 @@ async function main() {
       }
     }
     lines.push("", `validate-pdf: ${samples.length - invalid}/${samples.length} sampled outputs PASS`);
+    lines.push(await compareLevelsWithItext(samples, caPem));
     console.log(`\n${lines.join("\n")}`);
   } finally {
     await server.stop();
@@ -165,7 +193,7 @@ async function main() {
 }
 
 async function largeOnlyFigures(server: TestServer, api: StampApiClient, file: string, database: string, caPem: string) {
-  const samples: { name: string; pdf: Uint8Array }[] = [];
+  const samples: Sample[] = [];
   const lines = [`50 MB signPDF alone on ${database}, ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`, ""];
   lines.push(...(await largeUpload(server, api, file, samples)));
   for (const sample of samples) {
@@ -173,6 +201,7 @@ async function largeOnlyFigures(server: TestServer, api: StampApiClient, file: s
     lines.push(`validate-pdf ${result.pass ? "PASS" : "FAIL"} on ${sample.name}`);
     if (!result.pass) failures.push(`validate-pdf FAIL on ${sample.name}:\n${result.output.slice(0, 2000)}`);
   }
+  lines.push(await compareLevelsWithItext(samples, caPem));
   console.log(`\n${lines.join("\n")}`);
 }
 
@@ -202,7 +231,7 @@ async function timeStampFigures(server: TestServer, database: string, calls: Rec
 }
 
 /** The ~50 MB file signed over HTTP, next to sha256sum of the same file in the same run, and the server's peak RSS. */
-async function largeUpload(server: TestServer, api: StampApiClient, file: string, samples: { name: string; pdf: Uint8Array }[]): Promise<string[]> {
+async function largeUpload(server: TestServer, api: StampApiClient, file: string, samples: Sample[]): Promise<string[]> {
   const bytes = new Uint8Array(fs.readFileSync(file));
   const pid = serverPid(server);
   const sha256sum = () => {
@@ -226,6 +255,7 @@ async function largeUpload(server: TestServer, api: StampApiClient, file: string
   const pauses: number[] = [];
   let last: Uint8Array | undefined;
   let stages = "";
+  let lastLevel: string | null = null;
   for (let i = 0; i < 3; i++) {
     shaMs.push(sha256sum());
     const before = cpuMs(pid);
@@ -237,11 +267,12 @@ async function largeUpload(server: TestServer, api: StampApiClient, file: string
     pauses.push(await probe.stop());
     cpu.push(cpuMs(pid) - before);
     stages = response.headers.get("server-timing") ?? stages;
+    lastLevel = response.headers.get("x-pades-level");
     if (!response.ok) failures.push(`50 MB signPDF: HTTP ${response.status} ${Buffer.from(body.subarray(0, 300)).toString()}`);
     else last = body;
   }
   const peak = peakRssMb(pid);
-  if (last) samples.push({ name: "50 MB signPDF", pdf: last });
+  if (last) samples.push({ name: "50 MB signPDF", pdf: last, level: lastLevel });
   const fileMb = bytes.length / 1024 / 1024;
   const ratio = median(signMs) / median(shaMs);
   return [
