@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../fixtures/start-test-server";
 import { StampApiClient, fixture } from "../fixtures/stamp-api-client";
 import { opensslTsQuery, opensslTsVerify, tempFile, validatePdf, validateTsr } from "../fixtures/independent-validators";
+import { readTimeStampResponse } from "../../lib/tsa/read-time-stamp-response";
 
 let server: TestServer;
 let api: StampApiClient;
@@ -33,6 +34,32 @@ describe("signTimeStamp", () => {
       expect(validateTsr(tsr, query, caPem).pass).toBe(true);
     });
   }
+
+  it("24 parallel requests (one shared INSERT for several): each answered with its own tx_token and serial, every .tsr verified, not gzipped", async () => {
+    const queries = Array.from({ length: 24 }, (_, i) => opensslTsQuery(new Uint8Array(Buffer.from(`parallel ${i}`))));
+    const answers = await Promise.all(
+      queries.map(async (query, i) => {
+        const response = await api.postForm(`/api/${i % 2 ? "v3" : "v2"}/signTimeStamp`, {}, { tsq_file: query });
+        return { response, body: await response.json() };
+      }),
+    );
+    expect(answers.map((a) => a.response.status)).toEqual(queries.map(() => 200));
+    // undici asks for gzip; a time-stamp answer is sent as it is (next.config.js)
+    for (const { response } of answers) {
+      expect(response.headers.get("content-encoding")).toBeNull();
+      expect(response.headers.get("cache-control")).toMatch(/no-transform/);
+    }
+    const tokens = answers.map((a) => a.body.tx_token as string);
+    expect(tokens.every((token) => /^[A-Za-z0-9]{20}$/.test(token))).toBe(true);
+    expect(new Set(tokens).size).toBe(tokens.length);
+    const replies = answers.map((a) => new Uint8Array(Buffer.from(a.body.tsr_file, "base64")));
+    const serials = replies.map((reply) => String(readTimeStampResponse(reply).tstInfo?.serialNumber));
+    expect(new Set(serials).size).toBe(serials.length);
+    replies.forEach((reply, i) => expect(opensslTsVerify(reply, queries[i], caPem)).toContain("Verification: OK"));
+    expect(validateTsr(replies[5], queries[5], caPem).pass).toBe(true);
+    // a .tsr answers its own query only
+    expect(opensslTsVerify(replies[0], queries[1], caPem)).not.toContain("Verification: OK");
+  });
 
   it("refuses a SHA-1 request with a clear message", async () => {
     const query = opensslTsQuery(contract, "sha1" as never);

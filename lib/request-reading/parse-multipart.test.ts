@@ -71,4 +71,51 @@ describe("parseMultipart", () => {
     expect(parsed.fields).toEqual({ names: "Ana" });
     expect(Buffer.from(parsed.files[0].bytes).equals(Buffer.from(bytes))).toBe(true);
   });
+
+  describe("a body declared at most 64 KB, read whole", () => {
+    const encode = async (parts: { name: string; value: string | Uint8Array; filename?: string }[]) => {
+      const request = multipartRequest(parts);
+      return { body: new Uint8Array(await request.arrayBuffer()), contentType: request.headers.get("content-type")! };
+    };
+    const chunkedRequest = (chunks: Uint8Array[], headers: Record<string, string>, failAtEnd = false) =>
+      new Request("http://x/upload", {
+        method: "POST",
+        headers,
+        body: new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(chunk);
+            if (failAtEnd) controller.error(new Error("connection reset"));
+            else controller.close();
+          },
+        }),
+        duplex: "half",
+      } as RequestInit);
+
+    it("returns the same fields and file bytes as the streamed path, from a body that arrives in pieces", async () => {
+      const tsq = Uint8Array.from({ length: 59 }, (_, i) => (i * 13) % 256);
+      const { body, contentType } = await encode([{ name: "note", value: "sello ñ" }, { name: "tsq_file", value: tsq, filename: "q.tsq" }]);
+      const pieces = [body.subarray(0, 7), body.subarray(7, 100), body.subarray(100)];
+      const parsed = await parseMultipart(chunkedRequest(pieces, { "content-type": contentType, "content-length": String(body.length) }), { maxFileBytes: 64 * 1024, maxFiles: 1 });
+      expect(parsed.fields).toEqual({ note: "sello ñ" });
+      expect(parsed.files).toHaveLength(1);
+      expect(parsed.files[0].field).toBe("tsq_file");
+      expect(Buffer.from(parsed.files[0].bytes).equals(Buffer.from(tsq))).toBe(true);
+    });
+
+    it("still refuses a file over its own limit, naming the field", async () => {
+      const { body, contentType } = await encode([{ name: "tsq_file", value: new Uint8Array(5000), filename: "q.tsq" }]);
+      const error = await parseMultipart(chunkedRequest([body], { "content-type": contentType, "content-length": String(body.length) }), { maxFileBytes: 1000 }).catch((e) => e);
+      expect(error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", field: "tsq_file" });
+    });
+
+    it("refuses a body longer than it declared, and one cut off on the way, with a clear error", async () => {
+      const { body, contentType } = await encode([{ name: "tsq_file", value: new Uint8Array(300), filename: "q.tsq" }]);
+      const longer = await parseMultipart(chunkedRequest([body], { "content-type": contentType, "content-length": String(body.length - 50) }), { maxFileBytes: 1000 }).catch((e) => e);
+      expect(longer).toMatchObject({ code: "PAYLOAD_TOO_LARGE", field: "body" });
+      const cut = await parseMultipart(chunkedRequest([body.subarray(0, 100)], { "content-type": contentType, "content-length": String(body.length) }, true), { maxFileBytes: 1000 }).catch((e) => e);
+      expect(cut).toMatchObject({ code: "VALIDATION", field: "body" });
+      const short = await parseMultipart(chunkedRequest([body.subarray(0, 100)], { "content-type": contentType, "content-length": String(body.length) }), { maxFileBytes: 1000 }).catch((e) => e);
+      expect(short).toMatchObject({ code: "VALIDATION" });
+    });
+  });
 });

@@ -3,6 +3,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { AppError } from "@/lib/errors";
 import { UploadCollector } from "./collect-upload";
+import { readRequestBytes } from "./read-request-bytes";
 
 export type UploadedFile = { field: string; filename: string; contentType: string; bytes: Uint8Array };
 export type MultipartBody = { fields: Record<string, string>; files: UploadedFile[] };
@@ -10,12 +11,15 @@ export type MultipartBody = { fields: Record<string, string>; files: UploadedFil
 export type MultipartLimits = { maxFileBytes: number; maxFiles?: number; maxFields?: number };
 
 const FIELD_BYTES = 1024 * 1024;
+/** A body declared this small is read whole and parsed in one call: no stream plumbing per request. */
+const WHOLE_BODY_BYTES = 64 * 1024;
 
 /**
  * Streams a multipart/form-data body with hard limits. A declared Content-Length over the limit is
  * refused before reading anything; an undeclared one is cut off as soon as a file passes the
  * limit, so an oversized upload is never buffered whole. A file's bytes are held once
- * (`UploadCollector`) and own their memory.
+ * (`UploadCollector`) and own their memory. A body declared at most 64 KB (a .tsq, a form) is read
+ * whole first: streaming it through Node and web streams cost more than parsing it.
  */
 export async function parseMultipart(request: Request, limits: MultipartLimits): Promise<MultipartBody> {
   const contentType = request.headers.get("content-type") ?? "";
@@ -38,7 +42,8 @@ export async function parseMultipart(request: Request, limits: MultipartLimits):
   } catch {
     throw new AppError("VALIDATION", "cuerpo multipart inválido", "content-type");
   }
-  const source = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
+  const whole = Number.isFinite(declared) && declared <= WHOLE_BODY_BYTES ? await readWholeBody(request, declared) : undefined;
+  const source = whole ? undefined : Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
 
   return new Promise<MultipartBody>((resolve, reject) => {
     const fields: Record<string, string> = {};
@@ -47,8 +52,8 @@ export async function parseMultipart(request: Request, limits: MultipartLimits):
     const fail = (error: AppError) => {
       if (failed) return;
       failed = true;
-      source.unpipe(parser);
-      source.destroy();
+      source?.unpipe(parser);
+      source?.destroy();
       reject(error);
     };
     parser.on("field", (name, value, info) => {
@@ -72,6 +77,7 @@ export async function parseMultipart(request: Request, limits: MultipartLimits):
     parser.on("close", () => {
       if (!failed) resolve({ fields, files });
     });
+    if (!source) return parser.end(whole);
     source.on("error", () => fail(new AppError("VALIDATION", "la carga se interrumpió", "body")));
     // the aggregate cap counts the bytes that arrive, so a chunked body without Content-Length is cut off too
     let received = 0;
@@ -81,6 +87,17 @@ export async function parseMultipart(request: Request, limits: MultipartLimits):
     });
     source.pipe(parser);
   });
+}
+
+/** The whole of a small body, no more than it declared; a body cut off on the way is the client's error. */
+async function readWholeBody(request: Request, declared: number): Promise<Buffer> {
+  try {
+    const bytes = await readRequestBytes(request, declared);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError("VALIDATION", "la carga se interrumpió", "body");
+  }
 }
 
 function tooLarge(maxFileBytes: number, field?: string) {

@@ -69,6 +69,15 @@ export async function timed<T>(stage: StageName, work: () => Promise<T> | T): Pr
   }
 }
 
+/**
+ * Runs `work` outside the current request's recording: work shared by several requests (one
+ * statement that writes the rows of all of them) is charged by each to its own wait, not to the
+ * request that happened to start it.
+ */
+export function untimed<T>(work: () => T): T {
+  return storage().exit(work);
+}
+
 /** `timed` for synchronous work (nothing else runs meanwhile, so the recording's own stack is used). */
 export function timedSync<T>(stage: StageName, work: () => T): T {
   const recording = storage().getStore();

@@ -1,11 +1,10 @@
-import crypto from "node:crypto";
 import type { Services } from "@/lib/runtime/services";
-import { stampTransactions } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
 import { answerTimeStampRequest } from "@/lib/certificates/time-stamp-authority";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { generateTxToken } from "./generate-tx-token";
+import { recordTimeStamp } from "./record-time-stamp";
 
 const MAX_TSQ_BYTES = 64 * 1024;
 
@@ -16,14 +15,7 @@ export async function signTimeStamp(input: { caller: StaffIdentity; tsq?: Uint8A
   const { reply: tsr, rejection } = await answerTimeStampRequest(input.tsq, { db: services.db, settings: pkiSettingsOf(services.config) });
   if (rejection) throw new AppError("VALIDATION", `Solicitud de sello de tiempo rechazada: ${rejection.failure}; ${rejection.reason}`, "tsq_file");
   const txToken = generateTxToken();
-  await services.db.insert(stampTransactions).values({
-    organizationId: input.caller.organizationId,
-    userId: input.caller.userId,
-    txToken,
-    docId: crypto.randomUUID(),
-    operation: "signTimeStamp",
-    status: "done",
-    completedAt: new Date(),
-  });
+  // answered only once the row behind its tx_token is committed
+  await recordTimeStamp({ organizationId: input.caller.organizationId, userId: input.caller.userId, txToken }, services.db);
   return { txToken, tsr };
 }

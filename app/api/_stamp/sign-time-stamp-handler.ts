@@ -9,5 +9,12 @@ export const signTimeStampHandler = withStampToken("stamp:sign", async (request,
   const tsq = body.files.find((f) => f.field === "tsq_file")?.bytes;
   // the use case's SQL is charged to "database" by the client; the rest is the TSA's work
   const { txToken, tsr } = await timed("tsa", () => signTimeStamp({ caller, tsq }, services));
-  return timed("response", () => Response.json({ success: true, message: "OK", tx_token: txToken, tsr_file: Buffer.from(tsr).toString("base64") }));
+  return timed("response", () => timeStampAnswer(txToken, tsr));
 });
+
+/** The JSON answer, built once (no stream); next.config.js marks it no-transform, so it is not gzipped. */
+function timeStampAnswer(txToken: string, tsr: Uint8Array): Response {
+  const tsrFile = Buffer.from(tsr.buffer, tsr.byteOffset, tsr.byteLength).toString("base64");
+  const body = JSON.stringify({ success: true, message: "OK", tx_token: txToken, tsr_file: tsrFile });
+  return new Response(body, { headers: { "content-type": "application/json" } });
+}
