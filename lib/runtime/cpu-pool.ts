@@ -54,9 +54,26 @@ type Job = {
 };
 type WorkerMessage =
   | { kind: "done"; id: number; ok: boolean; output?: unknown; error?: SerializedError; timing?: TaskTiming }
+  | { kind: "memory"; id: number; memory: WorkerMemory }
   | { kind: "call"; id: number; callId: number; name: string; args: unknown[] }
   | { kind: "started"; id: number };
-type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout; booted?: boolean };
+type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout; booted?: boolean; memoryReaders?: Map<number, (memory: WorkerMemory) => void> };
+
+/** One worker's own heap (V8 isolate), as it reports it: what the pool's share of the process RSS is made of. */
+export type WorkerMemory = {
+  /** Bytes V8 holds for the heap (all spaces), used or not. */
+  heapTotal: number;
+  heapUsed: number;
+  /** The young generation's size: under load it grows to its limit (semi-spaces) and stays. */
+  newSpace: number;
+  /** Compiled code and bytecode spaces. */
+  code: number;
+  /** Memory outside the heap owned by JS objects (ArrayBuffers, Buffers). */
+  external: number;
+};
+
+/** How long a worker has to report its memory before it is left out of the reading (it runs a long synchronous task). */
+const MEMORY_READING_TIMEOUT_MS = 2_000;
 
 /**
  * A new worker first loads its modules (seconds on a busy machine when run from sources); that boot
@@ -146,6 +163,28 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
     return this.slots.filter((slot) => slot.job).length;
   }
 
+  /**
+   * Each live worker's heap, asked of the worker itself (Node 20 has no Worker#getHeapStatistics);
+   * a worker busy with a synchronous task past MEMORY_READING_TIMEOUT_MS is left out.
+   */
+  async workerMemory(): Promise<WorkerMemory[]> {
+    const readings = this.slots.map(
+      (slot) =>
+        new Promise<WorkerMemory | undefined>((resolve) => {
+          const id = -this.nextId++;
+          const timer = setTimeout(() => done(undefined), MEMORY_READING_TIMEOUT_MS);
+          const done = (memory: WorkerMemory | undefined) => {
+            clearTimeout(timer);
+            slot.memoryReaders?.delete(id);
+            resolve(memory);
+          };
+          (slot.memoryReaders ??= new Map()).set(id, done);
+          slot.worker.postMessage({ kind: "memory", id });
+        }),
+    );
+    return (await Promise.all(readings)).filter((memory): memory is WorkerMemory => memory !== undefined);
+  }
+
   /** Terminates every worker (tests, shutdown); queued tasks are refused. */
   async close(): Promise<void> {
     for (const job of [...this.queue.drain(), ...this.publicQueue.splice(0)]) job.reject(new AppError("BUSY", "El servicio se está deteniendo."));
@@ -188,6 +227,7 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
     worker.unref();
     const slot: Slot = { worker };
     worker.on("message", (message: WorkerMessage) => {
+      if (message.kind === "memory") return void slot.memoryReaders?.get(message.id)?.(message.memory);
       const job = slot.job;
       if (!job || job.id !== message.id) return;
       if (message.kind === "started") {

@@ -1,13 +1,16 @@
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
+import { getHeapSpaceStatistics, getHeapStatistics } from "node:v8";
 import { parentPort } from "node:worker_threads";
 import { registerTokenSigning } from "@/lib/pki/signing-key";
+import type { WorkerMemory } from "./cpu-pool";
 import type { BuiltInCalls, CpuTaskImplementations, CpuTaskTable, MainThreadCalls, TaskContext } from "./cpu-task";
 import { recordStages } from "./request-timing";
 import { deserializeError, serializeError, type SerializedError } from "./task-errors";
 
 type Incoming =
   | { kind: "task"; id: number; task: string; input: unknown; timing?: boolean }
+  | { kind: "memory"; id: number }
   | { kind: "reply"; callId: number; ok: boolean; output?: unknown; error?: SerializedError };
 
 /** An implementation as the message loop sees it: the input and calls come from across the thread boundary. */
@@ -56,6 +59,7 @@ let booted = false;
 
 // One task at a time per worker: the pool never sends another before this one answers.
 async function handle(tasks: Record<string, UntypedTask>, message: Incoming): Promise<void> {
+  if (message.kind === "memory") return void parentPort!.postMessage({ kind: "memory", id: message.id, memory: ownMemory() });
   if (message.kind === "reply") {
     const call = pendingCalls.get(message.callId);
     pendingCalls.delete(message.callId);
@@ -86,6 +90,20 @@ async function handle(tasks: Record<string, UntypedTask>, message: Incoming): Pr
   } catch (error) {
     parentPort!.postMessage({ kind: "done", id: message.id, ok: false, error: serializeError(error) });
   }
+}
+
+/** This worker's heap (lib/runtime/cpu-pool.ts WorkerMemory), read between tasks or at a task's awaits. */
+function ownMemory(): WorkerMemory {
+  const heap = getHeapStatistics();
+  const spaces = getHeapSpaceStatistics();
+  const spaceSize = (...names: string[]) => spaces.filter((space) => names.includes(space.space_name)).reduce((sum, space) => sum + space.space_size, 0);
+  return {
+    heapTotal: heap.total_heap_size,
+    heapUsed: heap.used_heap_size,
+    newSpace: spaceSize("new_space", "new_large_object_space"),
+    code: spaceSize("code_space", "code_large_object_space"),
+    external: heap.external_memory,
+  };
 }
 
 const TRANSFER_FROM_BYTES = 64 * 1024;
