@@ -100,7 +100,7 @@ function ownMemory(): WorkerMemory {
   return {
     heapTotal: heap.total_heap_size,
     heapUsed: heap.used_heap_size,
-    newSpace: spaceSize("new_space", "new_large_object_space"),
+    newSpace: spaceSize("new_space"),
     code: spaceSize("code_space", "code_large_object_space"),
     external: heap.external_memory,
   };
