@@ -43,7 +43,7 @@ async function main() {
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/callback`;
-  const seeded = await startSeededServer({ env: { SERVER_TIMING: "1", ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}) } });
+  const seeded = await startSeededServer({ env: { SERVER_TIMING: "1" }, nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [] });
   const base = seeded.server.baseUrl;
   const database = seeded.server.databaseUrl ? "PostgreSQL" : "PGlite";
   const failures: string[] = [];

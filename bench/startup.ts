@@ -3,7 +3,8 @@
 // process tree (`next start` and the server it forks; worker threads live inside the process):
 // right after each start, and warm: after a fixed load that starts every pool the stamp API uses
 // (the main CPU pool: plain and stamp + QR signPDF, public verification) and the time-stamp path,
-// once RSS has settled (read until it stops moving, not after a fixed pause). The server's own
+// once RSS has settled (read until it stops moving, not after a fixed pause), and idle, once the
+// main pool is down to its one kept worker (with the cost of the next burst). The server's own
 // readout (/api/metrics) splits it into the main thread's heap and each pool's workers. The face
 // pool (the facial check) and the revocation pool (outside CRLs) are not loaded: no cheap driver.
 // Build first (`npx next build`). On PostgreSQL: `npx tsx bench/on-postgres.ts bench/startup.ts`.
@@ -77,7 +78,7 @@ async function memoryReadout(server: TestServer): Promise<string[]> {
   };
   const mb = (n: number) => `${n.toFixed(1)} MB`;
   const lines = [
-    `  main thread: heap total ${mb(value("firmaviva_nodejs_heap_size_total_bytes"))}, used ${mb(value("firmaviva_nodejs_heap_size_used_bytes"))}, external ${mb(value("firmaviva_nodejs_external_memory_bytes"))}; process RSS ${mb(value("firmaviva_process_resident_memory_bytes"))}`,
+    `  main thread: heap total ${mb(value("firmaviva_nodejs_heap_size_total_bytes"))}, used ${mb(value("firmaviva_nodejs_heap_size_used_bytes"))}, young generation ${mb(value("firmaviva_nodejs_heap_space_size_total_bytes", 'space="new"'))}, code ${mb(value("firmaviva_nodejs_heap_space_size_total_bytes", 'space="code"'))}, external ${mb(value("firmaviva_nodejs_external_memory_bytes"))}; process RSS ${mb(value("firmaviva_process_resident_memory_bytes"))}`,
   ];
   for (const pool of ["cpu", "face", "revocation"]) {
     const workers = /firmaviva_pool_workers\{pool="(\w+)"\} (\d+)/g;
@@ -118,6 +119,28 @@ async function measure(label: string, options: { dataDir?: string; warm: boolean
     );
     console.log(`  load: ${LOAD.plain} plain signPDF, ${LOAD.stamped} stamp + QR signPDF, ${LOAD.timeStamps} signTimeStamp, ${LOAD.verifications} /api/verify, each at c=${CONCURRENCY}; server CPU ${(cpu / 1000).toFixed(1)} s`);
     console.log((await memoryReadout(server)).join("\n"));
+    // idle: the main pool keeps one worker once the others were idle for a minute (lib/runtime/process-pools.ts)
+    const idleSince = performance.now();
+    while (!(await memoryReadout(server)).some((line) => line.includes("cpu pool: 1 workers")) && performance.now() - idleSince < 150_000) {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+    const idle = await settledRss(server);
+    console.log(`${"idle (one main-pool worker left)".padEnd(38)} RSS of the process tree ${idle.total.toFixed(0)} MB, ${((performance.now() - idleSince) / 1000).toFixed(0)} s after the load`);
+    console.log((await memoryReadout(server)).join("\n"));
+    // what starting the second worker again costs the next burst: its p50 against the same burst warm
+    const burst = async () => {
+      const times: number[] = [];
+      await runAtConcurrency(16, async () => {
+        const t0 = performance.now();
+        const response = await api.signPdf(plain, { pdf });
+        times.push(performance.now() - t0);
+        return response;
+      });
+      return times.sort((a, b) => a - b)[8];
+    };
+    const afterIdle = await burst();
+    const warmAgain = await burst();
+    console.log(`  16 plain signPDF at c=${CONCURRENCY} after idle: p50 ${afterIdle.toFixed(0)} ms; the same burst right after: p50 ${warmAgain.toFixed(0)} ms`);
     return server;
   } finally {
     await server.stop();
