@@ -26,7 +26,7 @@ export function cpuPool<Tasks extends CpuTaskTable = CpuTaskTable>(): CpuPool<Ta
         maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"),
         taskTimeoutMs: numberFromEnv("CPU_TASK_TIMEOUT_MS"),
         maxYoungGenerationMb: CPU_WORKER_YOUNG_GENERATION_MB,
-        // one stays for readiness and the next request; a second is started again in ~0.3 s of CPU when load returns
+        // one stays for readiness and the next request; the first burst after idle waits for the second to boot (bench:startup)
         idleExit: { afterMs: 60_000, keep: 1 },
         publicLane: { running: numberFromEnv("VERIFY_WORKERS"), queued: numberFromEnv("VERIFY_QUEUE_LIMIT") },
       }),
