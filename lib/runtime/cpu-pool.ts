@@ -7,7 +7,10 @@ import { deserializeError, serializeError, type SerializedError } from "./task-e
 import { addStages, isRecording, type StageTimings } from "./request-timing";
 import { metrics } from "@/lib/metrics/metrics";
 import { FairQueue } from "./fair-queue";
+import { MEMORY_READING_TIMEOUT_MS, type WorkerMemory } from "./worker-memory";
 import { signWithTokenKey } from "@/lib/pki/signing-key";
+
+export type { WorkerMemory } from "./worker-memory";
 
 export type CpuPoolOptions = {
   /** Worker threads (default: one per core). */
@@ -69,21 +72,6 @@ type WorkerMessage =
   | { kind: "started"; id: number };
 type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout; idleTimer?: NodeJS.Timeout; booted?: boolean; memoryReaders?: Map<number, (memory: WorkerMemory) => void> };
 
-/** One worker's own heap (V8 isolate), as it reports it: what the pool's share of the process RSS is made of. */
-export type WorkerMemory = {
-  /** Bytes V8 holds for the heap (all spaces), used or not. */
-  heapTotal: number;
-  heapUsed: number;
-  /** The young generation (semi-spaces): under load it grows to its limit and stays. */
-  newSpace: number;
-  /** Compiled code and bytecode spaces. */
-  code: number;
-  /** Memory outside the heap owned by JS objects (ArrayBuffers, Buffers). */
-  external: number;
-};
-
-/** How long a worker has to report its memory before it is left out of the reading (it runs a long synchronous task). */
-const MEMORY_READING_TIMEOUT_MS = 2_000;
 
 /**
  * A new worker first loads its modules (seconds on a busy machine when run from sources); that boot

@@ -1,9 +1,8 @@
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
-import { getHeapSpaceStatistics, getHeapStatistics } from "node:v8";
 import { parentPort } from "node:worker_threads";
 import { registerTokenSigning } from "@/lib/pki/signing-key";
-import type { WorkerMemory } from "./cpu-pool";
+import { ownMemory } from "./worker-memory";
 import type { BuiltInCalls, CpuTaskImplementations, CpuTaskTable, MainThreadCalls, TaskContext } from "./cpu-task";
 import { recordStages } from "./request-timing";
 import { deserializeError, serializeError, type SerializedError } from "./task-errors";
@@ -90,20 +89,6 @@ async function handle(tasks: Record<string, UntypedTask>, message: Incoming): Pr
   } catch (error) {
     parentPort!.postMessage({ kind: "done", id: message.id, ok: false, error: serializeError(error) });
   }
-}
-
-/** This worker's heap (lib/runtime/cpu-pool.ts WorkerMemory), read between tasks or at a task's awaits. */
-function ownMemory(): WorkerMemory {
-  const heap = getHeapStatistics();
-  const spaces = getHeapSpaceStatistics();
-  const spaceSize = (...names: string[]) => spaces.filter((space) => names.includes(space.space_name)).reduce((sum, space) => sum + space.space_size, 0);
-  return {
-    heapTotal: heap.total_heap_size,
-    heapUsed: heap.used_heap_size,
-    newSpace: spaceSize("new_space"),
-    code: spaceSize("code_space", "code_large_object_space"),
-    external: heap.external_memory,
-  };
 }
 
 const TRANSFER_FROM_BYTES = 64 * 1024;
