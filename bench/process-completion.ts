@@ -7,20 +7,28 @@
 // non-zero when a request fails, a callback never arrives or a sampled output fails
 // ../shared/tools/validate-pdf. Build first (`npx next build`). On PostgreSQL:
 // `npx tsx bench/on-postgres.ts bench/process-completion.ts`. `--processes N` (default 20).
+// `--profile`: the server runs under --cpu-prof (every thread, the whole run: creation, first and
+// last signers) and the heaviest functions of each thread are printed after the figures.
+import fs from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import os from "node:os";
 import { ADMIN_API_SECRET } from "../e2e/fixtures/start-test-server";
 import { startSeededServer } from "../e2e/fixtures/start-seeded-server";
 import { login, processApi, signer, waitFor } from "../e2e/fixtures/process-api-client";
 import { signerHttp } from "../e2e/fixtures/signer-http-flow";
 import { validatePdf } from "../e2e/fixtures/independent-validators";
+import { cpuMs, serverPid } from "./server-process";
+import { summarizeCpuProfile } from "./summarize-cpu-profile";
 
 const flag = process.argv.indexOf("--processes");
 const PROCESSES = flag > 0 ? Number(process.argv[flag + 1]) : 20;
 const WARM_UP = 2;
-const STAGE_ORDER = ["plan", "produce", "complete", "blob", "pool", "stamp-draw", "cms", "tsa", "dss", "total"];
+const profileDir = process.argv.includes("--profile") ? fs.mkdtempSync(path.join(os.tmpdir(), "fv-completion-prof-")) : undefined;
+const STAGE_ORDER = ["plan", "produce", "complete", "database", "certificate", "level", "blob", "pool", "stamp-draw", "cms", "tsa", "dss", "total"];
 
-type Completion = { ms: number; stages: Map<string, number> };
+/** Wall time and the server's CPU time (all its threads) of the last signer's sign request. */
+type Completion = { ms: number; cpuMs: number; stages: Map<string, number> };
 
 async function main() {
   const callbacks = new Map<string, string>();
@@ -35,10 +43,11 @@ async function main() {
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/callback`;
-  const seeded = await startSeededServer({ env: { SERVER_TIMING: "1" } });
+  const seeded = await startSeededServer({ env: { SERVER_TIMING: "1" }, nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [] });
   const base = seeded.server.baseUrl;
   const database = seeded.server.databaseUrl ? "PostgreSQL" : "PGlite";
   const failures: string[] = [];
+  const pid = serverPid(seeded.server);
   try {
     const { shared } = seeded.orgs;
     const admin = processApi(base, await login(base, shared.domain, shared.admin, ADMIN_API_SECRET));
@@ -57,14 +66,16 @@ async function main() {
         const steps = [await flow.identify(person.doc_id), await flow.confirmNames("Rosa Elena", index === 0 ? "Quispe" : "Mamani")];
         for (const step of steps) if (step.status !== 200) throw new Error(`signer flow: ${step.status} ${await step.text()}`);
         await flow.showEveryPage(documents);
+        const cpuBefore = cpuMs(pid);
         const t0 = performance.now();
         const signed = await flow.sign();
         const body = await signed.text();
         const ms = performance.now() - t0;
+        const cpu = cpuMs(pid) - cpuBefore;
         if (signed.status !== 200) throw new Error(`sign: ${signed.status} ${body}`);
         if (index === people.length - 1) {
           if (!(JSON.parse(body) as { completed?: boolean }).completed) throw new Error(`the last signature did not complete the process: ${body}`);
-          last = { ms, stages: readServerTiming(signed.headers.get("server-timing")) };
+          last = { ms, cpuMs: cpu, stages: readServerTiming(signed.headers.get("server-timing")) };
         }
       }
       return { id, ...last! };
@@ -95,6 +106,7 @@ async function main() {
       `process completion on ${database}: ${runs.length} processes (2 signers, 1-page PDF, no facial challenge), ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`,
       "",
       `last signer's sign request -> B-LTA stored + callback queued: p50 ${at(0.5).toFixed(1)} ms   p95 ${at(0.95).toFixed(1)} ms   min ${times[0].toFixed(1)} ms   max ${times.at(-1)!.toFixed(1)} ms`,
+      `server CPU (all threads, 10 ms ticks) during that request: p50 ${median(runs.map((r) => r.cpuMs)).toFixed(0)} ms`,
       "",
       "per-stage breakdown of the last signature (Server-Timing, median ms; stages are exclusive):",
     ];
@@ -108,6 +120,10 @@ async function main() {
   } finally {
     await seeded.server.stop();
     receiver.close();
+  }
+  for (const file of profileDir ? fs.readdirSync(profileDir).filter((f) => f.endsWith(".cpuprofile")) : []) {
+    console.log(`\n=== ${file}`);
+    console.log(summarizeCpuProfile(path.join(profileDir!, file), 25, 40).join("\n"));
   }
   if (failures.length > 0) {
     console.error(`\nFAILED:\n${failures.join("\n")}`);

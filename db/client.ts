@@ -25,6 +25,8 @@ type OpenDatabase = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<
 
 const migrationsFolder = () => path.join(process.cwd(), "db", "migrations");
 
+const PGLITE_SHARED_BUFFERS = "32MB";
+
 async function openPglite(dataDir: string, timeQueries?: QueryTimer): Promise<OpenDatabase> {
   const release = lockDataDir(dataDir);
   const { PGlite } = await import("@electric-sql/pglite");
@@ -39,7 +41,9 @@ async function openPglite(dataDir: string, timeQueries?: QueryTimer): Promise<Op
     if (template) fs.cpSync(template, dir, { recursive: true });
     else await createPgliteCluster(dir);
   }
-  const client = new PGlite(dir);
+  // PostgreSQL's default 128 MB of shared buffers lives in the WASM heap, which never shrinks:
+  // 32 MB holds this app's hot rows and indexes and leaves ~90 MB less RSS (bench:startup)
+  const client = new PGlite(dir, { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`] });
   await client.waitReady;
   // drizzle runs a statement through query() and a transaction through transaction(), whose own
   // statements are inside the timed transaction

@@ -36,6 +36,13 @@ function createMetrics() {
     outboxJobs: new Gauge({ name: "firmaviva_outbox_jobs", help: "Outbox rows by status (pending, running, dead) at scrape time", labelNames: ["status"] as const, registers }),
     outboxOldestAge: new Gauge({ name: "firmaviva_outbox_oldest_pending_age_seconds", help: "Age of the oldest due pending or running outbox job (0 when none)", registers }),
     poolQueue: new Gauge({ name: "firmaviva_pool_queue_length", help: "Tasks waiting for a worker, by pool (cpu, face)", labelNames: ["pool"] as const, registers }),
+    poolWorkers: new Gauge({ name: "firmaviva_pool_workers", help: "Live worker threads, by pool (idle workers included)", labelNames: ["pool"] as const, registers }),
+    poolWorkerMemory: new Gauge({
+      name: "firmaviva_pool_worker_memory_bytes",
+      help: "Memory of a pool's worker threads at scrape time, summed over its workers, by part (heap_total, heap_used, new_space, code, external)",
+      labelNames: ["pool", "part"] as const,
+      registers,
+    }),
     poolBusy: new Gauge({ name: "firmaviva_pool_busy_workers", help: "Workers running a task, by pool", labelNames: ["pool"] as const, registers }),
     poolTaskDuration: new Histogram({
       name: "firmaviva_pool_task_duration_seconds",

@@ -7,7 +7,10 @@ import { deserializeError, serializeError, type SerializedError } from "./task-e
 import { addStages, isRecording, type StageTimings } from "./request-timing";
 import { metrics } from "@/lib/metrics/metrics";
 import { FairQueue } from "./fair-queue";
+import { MEMORY_READING_TIMEOUT_MS, type WorkerMemory } from "./worker-memory";
 import { signWithTokenKey } from "@/lib/pki/signing-key";
+
+export type { WorkerMemory } from "./worker-memory";
 
 export type CpuPoolOptions = {
   /** Worker threads (default: one per core). */
@@ -22,6 +25,16 @@ export type CpuPoolOptions = {
   name?: string;
   /** Heap limit of each worker; a task that needs more gets PDF_TOO_COMPLEX, the server lives on. */
   maxHeapMb?: number;
+  /**
+   * Young-generation limit of each worker (V8's default lets it grow to 32 MB per worker under load
+   * and keep it); short-lived objects of a task are collected sooner within it. Default: V8's own.
+   */
+  maxYoungGenerationMb?: number;
+  /**
+   * A worker idle this long exits (its heap goes back to the system) while more than `keep` live;
+   * the next task past the live ones starts a new one. Default: workers live until closed.
+   */
+  idleExit?: { afterMs: number; keep: number };
   /**
    * The anonymous lane (public verification): at most `running` of its tasks hold workers at once
    * (default: all workers but one, at least one) and at most `queued` wait, in a queue of their own;
@@ -54,9 +67,11 @@ type Job = {
 };
 type WorkerMessage =
   | { kind: "done"; id: number; ok: boolean; output?: unknown; error?: SerializedError; timing?: TaskTiming }
+  | { kind: "memory"; id: number; memory: WorkerMemory }
   | { kind: "call"; id: number; callId: number; name: string; args: unknown[] }
   | { kind: "started"; id: number };
-type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout; booted?: boolean };
+type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout; idleTimer?: NodeJS.Timeout; booted?: boolean; memoryReaders?: Map<number, (memory: WorkerMemory) => void> };
+
 
 /**
  * A new worker first loads its modules (seconds on a busy machine when run from sources); that boot
@@ -86,6 +101,8 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
   private readonly maxQueue: number;
   private readonly taskTimeoutMs: number;
   private readonly maxHeapMb: number;
+  private readonly maxYoungGenerationMb?: number;
+  private readonly idleExit?: { afterMs: number; keep: number };
   readonly name: string;
   private readonly publicRunning: number;
   private readonly publicQueued: number;
@@ -97,6 +114,8 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
     this.queue = new FairQueue({ perOwner: options.maxQueuePerOwner ?? this.maxQueue, total: this.maxQueue });
     this.taskTimeoutMs = options.taskTimeoutMs ?? 60_000;
     this.maxHeapMb = options.maxHeapMb ?? 1024;
+    this.maxYoungGenerationMb = options.maxYoungGenerationMb;
+    this.idleExit = options.idleExit;
     this.publicRunning = Math.max(1, Math.min(this.size, options.publicLane?.running ?? this.size - 1));
     this.publicQueued = Math.max(0, options.publicLane?.queued ?? 8);
   }
@@ -142,13 +161,41 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
     return this.slots.length > 0;
   }
 
+  /** Live workers, busy or idle. */
+  get workers(): number {
+    return this.slots.length;
+  }
+
   get busyWorkers(): number {
     return this.slots.filter((slot) => slot.job).length;
+  }
+
+  /**
+   * Each live worker's heap, asked of the worker itself (Node 20 has no Worker#getHeapStatistics);
+   * a worker busy with a synchronous task past MEMORY_READING_TIMEOUT_MS is left out.
+   */
+  async workerMemory(): Promise<WorkerMemory[]> {
+    const readings = this.slots.map(
+      (slot) =>
+        new Promise<WorkerMemory | undefined>((resolve) => {
+          const id = -this.nextId++;
+          const timer = setTimeout(() => done(undefined), MEMORY_READING_TIMEOUT_MS);
+          const done = (memory: WorkerMemory | undefined) => {
+            clearTimeout(timer);
+            slot.memoryReaders?.delete(id);
+            resolve(memory);
+          };
+          (slot.memoryReaders ??= new Map()).set(id, done);
+          slot.worker.postMessage({ kind: "memory", id });
+        }),
+    );
+    return (await Promise.all(readings)).filter((memory): memory is WorkerMemory => memory !== undefined);
   }
 
   /** Terminates every worker (tests, shutdown); queued tasks are refused. */
   async close(): Promise<void> {
     for (const job of [...this.queue.drain(), ...this.publicQueue.splice(0)]) job.reject(new AppError("BUSY", "El servicio se está deteniendo."));
+    for (const slot of this.slots) clearTimeout(slot.idleTimer);
     await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
   }
 
@@ -165,6 +212,22 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
   }
 
   private dispatch(): void {
+    this.startTasks();
+    if (this.idleExit) for (const slot of this.slots) if (!slot.job && !slot.idleTimer) this.startIdleTimer(slot, this.idleExit);
+  }
+
+  /** Ends an idle worker after `afterMs`, unless a task came meanwhile or only `keep` workers are left. */
+  private startIdleTimer(slot: Slot, { afterMs, keep }: { afterMs: number; keep: number }): void {
+    slot.idleTimer = setTimeout(() => {
+      slot.idleTimer = undefined;
+      if (slot.job || this.slots.length <= keep) return;
+      this.remove(slot);
+      void slot.worker.terminate();
+    }, afterMs);
+    slot.idleTimer.unref();
+  }
+
+  private startTasks(): void {
     while (this.queueLength > 0) {
       let slot = this.slots.find((candidate) => !candidate.job);
       if (!slot && this.slots.length < this.size) slot = this.spawn();
@@ -172,13 +235,15 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
       const job = this.nextJob();
       if (!job) return;
       slot.job = job;
+      clearTimeout(slot.idleTimer);
+      slot.idleTimer = undefined;
       this.startTimer(slot, job, slot.booted ? this.taskTimeoutMs : this.taskTimeoutMs + WORKER_BOOT_ALLOWANCE_MS);
       slot.worker.postMessage({ kind: "task", id: job.id, task: job.task, input: job.input, timing: job.timing || undefined }, job.transfer);
     }
   }
 
   private spawn(): Slot {
-    const resourceLimits = { maxOldGenerationSizeMb: this.maxHeapMb };
+    const resourceLimits = { maxOldGenerationSizeMb: this.maxHeapMb, ...(this.maxYoungGenerationMb ? { maxYoungGenerationSizeMb: this.maxYoungGenerationMb } : {}) };
     // the build bundles the worker to plain JS; run from sources (vitest, tsx scripts) tsx compiles it.
     // The worker entry is the composition root's (it holds the task table): the one place this layer
     // names lib/server, by URL for the bundler, never by import (docs/architecture.md)
@@ -188,6 +253,7 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
     worker.unref();
     const slot: Slot = { worker };
     worker.on("message", (message: WorkerMessage) => {
+      if (message.kind === "memory") return void slot.memoryReaders?.get(message.id)?.(message.memory);
       const job = slot.job;
       if (!job || job.id !== message.id) return;
       if (message.kind === "started") {
@@ -238,6 +304,8 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
   }
 
   private settle(slot: Slot): void {
+    clearTimeout(slot.idleTimer);
+    slot.idleTimer = undefined;
     clearTimeout(slot.timer);
     slot.timer = undefined;
     slot.job = undefined;

@@ -9,6 +9,12 @@ import { processSingleton } from "@/lib/process-wide/singleton";
  * worker implements every contract (lib/server/cpu-tasks.ts, checked by the compiler).
  */
 
+/**
+ * Warm, each main-pool worker kept a 32 MB young generation (V8's default grown under load; 64 of
+ * the pool's 157 MB heap with 2 workers, bench:startup); a task's garbage fits in far less.
+ */
+const CPU_WORKER_YOUNG_GENERATION_MB = 16;
+
 /** The main pool: signing, verification, PKCS#12 imports; the public lane is the anonymous verifier's share. */
 export function cpuPool<Tasks extends CpuTaskTable = CpuTaskTable>(): CpuPool<Tasks> {
   return processSingleton(
@@ -19,6 +25,9 @@ export function cpuPool<Tasks extends CpuTaskTable = CpuTaskTable>(): CpuPool<Ta
         size: numberFromEnv("CPU_WORKERS"),
         maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"),
         taskTimeoutMs: numberFromEnv("CPU_TASK_TIMEOUT_MS"),
+        maxYoungGenerationMb: CPU_WORKER_YOUNG_GENERATION_MB,
+        // one stays for readiness and the next request; the first burst after idle waits for the second to boot (bench:startup)
+        idleExit: { afterMs: 60_000, keep: 1 },
         publicLane: { running: numberFromEnv("VERIFY_WORKERS"), queued: numberFromEnv("VERIFY_QUEUE_LIMIT") },
       }),
   );
@@ -37,7 +46,16 @@ export function facePool<Tasks extends CpuTaskTable = CpuTaskTable>(): CpuPool<T
   const maxQueue = Math.max(numberFromEnv("CPU_QUEUE_LIMIT") ?? 32, 4 * FACE_QUEUE_PER_ORGANIZATION);
   return processSingleton(
     "firmaviva.face-pool",
-    (): CpuPool => new CpuPool({ name: "face", size: 1, maxQueue, maxQueuePerOwner: FACE_QUEUE_PER_ORGANIZATION, taskTimeoutMs: 120_000, maxHeapMb: 1024 }),
+    (): CpuPool => new CpuPool({
+        name: "face",
+        size: 1,
+        maxQueue,
+        maxQueuePerOwner: FACE_QUEUE_PER_ORGANIZATION,
+        taskTimeoutMs: 120_000,
+        maxHeapMb: 1024,
+        // the models' ~300 MB go back to the system once no facial check came for a while
+        idleExit: { afterMs: 10 * 60_000, keep: 0 },
+      }),
   );
 }
 
@@ -48,7 +66,7 @@ export function facePool<Tasks extends CpuTaskTable = CpuTaskTable>(): CpuPool<T
 export function revocationPool<Tasks extends CpuTaskTable = CpuTaskTable>(): CpuPool<Tasks> {
   return processSingleton(
     "firmaviva.revocation-pool",
-    (): CpuPool => new CpuPool({ name: "revocation", size: 1, maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"), taskTimeoutMs: 30_000, maxHeapMb: 512 }),
+    (): CpuPool => new CpuPool({ name: "revocation", size: 1, maxQueue: numberFromEnv("CPU_QUEUE_LIMIT"), taskTimeoutMs: 30_000, maxHeapMb: 512, idleExit: { afterMs: 60_000, keep: 0 } }),
   );
 }
 

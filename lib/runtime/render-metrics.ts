@@ -1,7 +1,7 @@
 import { and, count, inArray, lte, min } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { outbox } from "@/db/schema";
-import { cpuPool, facePool } from "./process-pools";
+import { cpuPool, facePool, revocationPool } from "./process-pools";
 import { metrics } from "@/lib/metrics/metrics";
 
 /** The Prometheus text exposition: counters kept as things happen, plus what is read at scrape time. */
@@ -12,9 +12,15 @@ export async function renderMetrics(db: Db): Promise<{ contentType: string; body
   // age of the oldest job that is due now: a growing age means the dispatcher is not keeping up
   const [oldest] = await db.select({ at: min(outbox.runAt) }).from(outbox).where(and(inArray(outbox.status, ["pending", "running"]), lte(outbox.runAt, new Date())));
   m.outboxOldestAge.set(oldest?.at ? Math.max(0, (Date.now() - new Date(oldest.at).getTime()) / 1000) : 0);
-  for (const [pool, instance] of [["cpu", cpuPool()], ["face", facePool()]] as const) {
+  for (const [pool, instance] of [["cpu", cpuPool()], ["face", facePool()], ["revocation", revocationPool()]] as const) {
     m.poolQueue.set({ pool }, instance.queueLength);
     m.poolBusy.set({ pool }, instance.busyWorkers);
+    // what each pool's workers add to the process RSS (the main thread's heap is firmaviva_nodejs_heap_*)
+    const workers = await instance.workerMemory();
+    m.poolWorkers.set({ pool }, workers.length);
+    for (const part of ["heapTotal", "heapUsed", "newSpace", "code", "external"] as const) {
+      m.poolWorkerMemory.set({ pool, part: part.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) }, workers.reduce((sum, worker) => sum + worker[part], 0));
+    }
   }
   return { contentType: m.registry.contentType, body: await m.registry.metrics() };
 }

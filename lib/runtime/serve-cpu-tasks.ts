@@ -2,12 +2,14 @@ import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { registerTokenSigning } from "@/lib/pki/signing-key";
+import { ownMemory } from "./worker-memory";
 import type { BuiltInCalls, CpuTaskImplementations, CpuTaskTable, MainThreadCalls, TaskContext } from "./cpu-task";
 import { recordStages } from "./request-timing";
 import { deserializeError, serializeError, type SerializedError } from "./task-errors";
 
 type Incoming =
   | { kind: "task"; id: number; task: string; input: unknown; timing?: boolean }
+  | { kind: "memory"; id: number }
   | { kind: "reply"; callId: number; ok: boolean; output?: unknown; error?: SerializedError };
 
 /** An implementation as the message loop sees it: the input and calls come from across the thread boundary. */
@@ -56,6 +58,7 @@ let booted = false;
 
 // One task at a time per worker: the pool never sends another before this one answers.
 async function handle(tasks: Record<string, UntypedTask>, message: Incoming): Promise<void> {
+  if (message.kind === "memory") return void parentPort!.postMessage({ kind: "memory", id: message.id, memory: ownMemory() });
   if (message.kind === "reply") {
     const call = pendingCalls.get(message.callId);
     pendingCalls.delete(message.callId);

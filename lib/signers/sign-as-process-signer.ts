@@ -69,7 +69,7 @@ async function planProcessSignature(input: { token: string; signerId: string }, 
   const pki = await loadPlatformPki({ db, settings });
   const givenNames = pinfo.given_name.trim();
   const lastNames = pinfo.family_name.trim();
-  const certificate = await issueSignerCertificate(pki.issuing, {
+  const certificate = await timed("certificate", () => issueSignerCertificate(pki.issuing, {
     givenNames,
     lastNames,
     nationality: identity.nationality,
@@ -78,7 +78,7 @@ async function planProcessSignature(input: { token: string; signerId: string }, 
     validityMinutes: SIGNER_CERTIFICATE_MINUTES,
     crlBaseUrl: crlBaseUrl(settings.publicUrl),
     policyOids: [identityLevelPolicyOids[proven.level]],
-  });
+  }));
   // the certificate is kept (for revocation and audit); its key is not
   await storeCertificate({ certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey }, db);
   return {
@@ -91,7 +91,7 @@ async function planProcessSignature(input: { token: string; signerId: string }, 
     cmsSigner: { certificateDer: certificate.certificateDer, privateKey: certificate.privateKey, chainDer: [pki.issuing.certificateDer] },
     timeStamper: await timeStamperFor({ db, settings }),
     documentTimeStamper: await documentTimeStamperFor({ db, settings }),
-    validation: await validationData({ signerCertificates: [certificate.certificateDer] }, { db, settings }),
+    validation: await timed("dss", () => validationData({ signerCertificates: [certificate.certificateDer] }, { db, settings })),
     signedAt: new Date(),
   };
 }
@@ -138,7 +138,7 @@ async function produceSignedDocuments(plan: ProcessSignaturePlan, { db, blobs, c
       { timestamp: (digest: Uint8Array) => timeStamper(digest), documentTimestamp: (digest: Uint8Array) => documentTimeStamper(digest) },
     );
     // the level the completed file really reaches, as our verifier (EU DSS timing rules) measures it
-    if (plan.isLastSigner) padesLevel = lowerLevel(padesLevel, await measurePadesLevel({ pdf: signed, ourSignatures: document.processSignatures }, { db, settings: { ...settings, trustAnchorsDer: config.trustAnchorsDer } }));
+    if (plan.isLastSigner) padesLevel = lowerLevel(padesLevel, await timed("level", () => measurePadesLevel({ pdf: signed, ourSignatures: document.processSignatures }, { db, settings: { ...settings, trustAnchorsDer: config.trustAnchorsDer } })));
     await blobs.put(document.outputBlobKey, signed, "application/pdf");
     signedDocuments.push({
       documentId: document.documentId,
