@@ -17,16 +17,10 @@ export function copyBinaryBlobRow(row: { key: string; contentType: string; body:
   size.writeInt32BE(row.body.byteLength, 4);
   const trailer = Buffer.alloc(2);
   trailer.writeInt16BE(-1);
-  return [
-    SIGNATURE,
-    header,
-    fieldCount,
-    ...lengthPrefixed(Buffer.from(row.key, "utf8")),
-    ...lengthPrefixed(Buffer.from(row.contentType, "utf8")),
-    size,
-    ...lengthPrefixed(Buffer.from(row.body.buffer, row.body.byteOffset, row.body.byteLength)),
-    trailer,
-  ];
+  const body = lengthPrefixed(Buffer.from(row.body.buffer, row.body.byteOffset, row.body.byteLength));
+  // three writes (everything before the body, the body, the end): each write is a message on the socket
+  const before = Buffer.concat([SIGNATURE, header, fieldCount, ...lengthPrefixed(Buffer.from(row.key, "utf8")), ...lengthPrefixed(Buffer.from(row.contentType, "utf8")), size, body[0]]);
+  return [before, body[1], trailer];
 }
 
 function lengthPrefixed(bytes: Buffer): Buffer[] {

@@ -5,7 +5,7 @@ import { openDatabase } from "@/db/client";
 import { blobs } from "@/db/schema";
 import { startPostgresCluster, type PostgresCluster } from "@/e2e/fixtures/postgres";
 import type { BlobStore } from "./blob-store";
-import { createPgBlobStore } from "./pg-blob-store";
+import { COPY_FROM_BYTES, createPgBlobStore } from "./pg-blob-store";
 
 let cluster: PostgresCluster;
 let database: Awaited<ReturnType<typeof openDatabase>>;
@@ -21,8 +21,9 @@ afterAll(async () => {
   cluster?.stop();
 });
 
+// above the size from which blobs go by COPY
 const everyByte = () => {
-  const body = new Uint8Array(300_000);
+  const body = new Uint8Array(COPY_FROM_BYTES + 300_000);
   for (let i = 0; i < body.length; i++) body[i] = i % 256;
   return body;
 };
@@ -42,7 +43,7 @@ describe("PostgreSQL blob store written by binary COPY (against a real cluster)"
   it("replaces a blob written before, and parallel writers of one key leave one whole row", async () => {
     const key = `org/stamp/${crypto.randomUUID()}.pdf`;
     await store.put(key, new Uint8Array([1, 2, 3]), "application/pdf");
-    const bodies = Array.from({ length: 8 }, () => new Uint8Array(crypto.randomBytes(50_000)));
+    const bodies = Array.from({ length: 8 }, (_, i) => new Uint8Array(crypto.randomBytes(i % 2 ? COPY_FROM_BYTES + 1000 : 50_000)));
     await Promise.all(bodies.map((body) => store.put(key, body, "application/pdf")));
     const stored = Buffer.from((await store.get(key))!);
     expect(bodies.some((body) => stored.equals(Buffer.from(body)))).toBe(true);
@@ -55,8 +56,19 @@ describe("PostgreSQL blob store written by binary COPY (against a real cluster)"
     const original = new Uint8Array(crypto.randomBytes(1000));
     await store.put(key, original, "application/pdf");
     // a NUL byte is not valid in a text column: the COPY is refused inside the transaction
-    await expect(store.put(key, new Uint8Array([9, 9, 9]), "application/pdf\0")).rejects.toThrow();
+    await expect(store.put(key, everyByte(), "application/pdf\0")).rejects.toThrow();
     expect(Buffer.from((await store.get(key))!).equals(Buffer.from(original))).toBe(true);
+  });
+
+  it("small blobs go as a parameter, and both paths read back the same", async () => {
+    const key = `org/stamp/${crypto.randomUUID()}.pdf`;
+    const small = new Uint8Array(crypto.randomBytes(130_000));
+    await store.put(key, small, "application/pdf");
+    expect(Buffer.from((await store.get(key))!).equals(Buffer.from(small))).toBe(true);
+    await store.put(key, everyByte(), "application/pdf");
+    expect((await store.get(key))!.length).toBe(everyByte().length);
+    await store.put(key, small, "application/pdf");
+    expect(Buffer.from((await store.get(key))!).equals(Buffer.from(small))).toBe(true);
   });
 
   it("reads blobs the former parameter path wrote, and the column is stored uncompressed", async () => {
