@@ -2,22 +2,11 @@
 // document (the server then copies it into the signed file), in this process, without the server. Prints figures only.
 import { readFileSync } from "node:fs";
 import type { StampData } from "@/lib/stamp/build-stamp-content";
+import { sampleSigner } from "@/lib/stamp/test-support/sample-signer";
 import { drawStamp } from "@/lib/stamp/draw-stamp";
 import { readStampImage } from "@/lib/stamp/read-stamp-image";
 
-const data: StampData = {
-  names: "María José",
-  lastNames: "Núñez Güemes",
-  personIdType: "DNI",
-  personId: "45678912",
-  nationality: "PER",
-  email: "maria.jose.nunez@example.com",
-  signType: "otp",
-  txToken: "AbCdEfGhIj0123456789",
-  signedAt: new Date("2026-11-23T00:46:04Z"),
-  environment: "quality",
-  verifyUrl: "https://firma.example.com/verificar/AbCdEfGhIj0123456789",
-};
+const data: StampData = sampleSigner;
 
 async function main() {
   const image = readStampImage(readFileSync("/work/shared/fixtures/images/portrait-413x531.jpg"), "portrait-413x531.jpg");

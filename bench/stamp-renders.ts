@@ -4,24 +4,13 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { StampData } from "@/lib/stamp/build-stamp-content";
+import { sampleSigner } from "@/lib/stamp/test-support/sample-signer";
 import { buildStampContent } from "@/lib/stamp/build-stamp-content";
 import { drawStamp } from "@/lib/stamp/draw-stamp";
 import { readStampImage } from "@/lib/stamp/read-stamp-image";
 import { renderStamp } from "@/lib/stamp/test-support/render-stamp";
 
-const signer: StampData = {
-  names: "María José",
-  lastNames: "Núñez Güemes",
-  personIdType: "DNI",
-  personId: "45678912",
-  nationality: "PER",
-  email: "maria.jose.nunez@example.com",
-  signType: "otp",
-  txToken: "AbCdEfGhIj0123456789",
-  signedAt: new Date("2026-11-23T00:46:04Z"),
-  environment: "quality",
-  verifyUrl: "https://firma.example.com/verificar/AbCdEfGhIj0123456789",
-};
+const signer: StampData = sampleSigner;
 
 async function main() {
   const dir = process.argv[2];

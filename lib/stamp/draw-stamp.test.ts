@@ -7,6 +7,7 @@ import { PDFArray, PDFName, PDFNumber, PDFStream } from "pdf-lib";
 import type { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
 import { buildStampContent, type StampData } from "@/lib/stamp/build-stamp-content";
+import { sampleSigner } from "@/lib/stamp/test-support/sample-signer";
 import { drawStamp, stampDimensions } from "@/lib/stamp/draw-stamp";
 import { StampError } from "@/lib/stamp/errors";
 import { layoutProcessStamp, layoutStamp, type StampBox, type StampSize } from "@/lib/stamp/layout-stamp";
@@ -19,19 +20,7 @@ const MARGIN = 20;
 const fixture = (name: string) => readStampImage(readFileSync(path.join(FIXTURES, name)), name);
 const portrait = fixture("portrait-413x531.jpg");
 
-const signer: StampData = {
-  names: "María José",
-  lastNames: "Núñez Güemes",
-  personIdType: "DNI",
-  personId: "45678912",
-  nationality: "PER",
-  email: "maria.jose.nunez@example.com",
-  signType: "otp",
-  txToken: "AbCdEfGhIj0123456789",
-  signedAt: new Date("2026-11-23T00:46:04Z"),
-  environment: "quality",
-  verifyUrl: "https://firma.example.com/verificar/AbCdEfGhIj0123456789",
-};
+const signer: StampData = sampleSigner;
 const TEXT_QR = "Línea 1\nLínea 2 ¿ñ?\nhttps://example.com/x?a=1&b=2";
 
 function decodeQr(png: PNG): { data: string; bytes: Buffer } {
