@@ -4,13 +4,10 @@
 // covers (Next's request adapter, HTTP parsing, socket writes, compression, GC). The built server
 // runs under `node --cpu-prof`; each phase's samples are picked by the monotonic clock that the
 // profile and this process share. Prints figures only. Build first (`npx next build`).
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "../e2e/fixtures/free-port";
-import { createTestDatabase } from "../e2e/fixtures/postgres";
-import { ADMIN_API_SECRET, ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN, waitForHealth, type TestServer } from "../e2e/fixtures/start-test-server";
+import { startTestServer } from "../e2e/fixtures/start-test-server";
 import { StampApiClient } from "../e2e/fixtures/stamp-api-client";
 import { opensslTsQuery } from "../e2e/fixtures/independent-validators";
 
@@ -68,21 +65,8 @@ const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 async function main() {
   const requests = Number(process.argv[2] ?? 1600);
-  const port = await freePort();
-  const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fv-tsprof-")), "data");
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-tsprof-cpu-"));
-  const databaseUrl = process.env.TEST_DATABASE === "postgres" ? await createTestDatabase() : undefined;
-  const root = path.resolve(__dirname, "..");
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_API_SECRET, ORG_DOMAIN };
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (d: Buffer) => (output += d));
-  child.stderr.on("data", (d: Buffer) => (output += d));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const server = { baseUrl: `http://127.0.0.1:${port}`, process: child, output: () => output } as unknown as TestServer;
-  await waitForHealth(server);
+  const server = await startTestServer({ nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] });
   const api = new StampApiClient(server.baseUrl);
   await api.login("v2");
   const tsq = opensslTsQuery(new Uint8Array(Buffer.from("time-stamp profile")));
@@ -103,7 +87,7 @@ async function main() {
       }),
     );
   };
-  const serverPid = child.pid!;
+  const serverPid = server.process.pid!;
   const cpuMs = () => {
     const fields = fs.readFileSync(`/proc/${serverPid}/stat`, "utf8").split(") ")[1].split(" ");
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
@@ -116,13 +100,13 @@ async function main() {
     await run(requests, call);
     phases.push({ name, requests, fromUs, toUs: nowUs(), cpuMs: cpuMs() - cpu0 });
   }
-  child.kill("SIGINT");
-  await exited;
+  // a clean exit writes the profiles
+  await server.stop();
   const files = fs.readdirSync(profileDir).filter((f) => f.endsWith(".cpuprofile")).map((f) => path.join(profileDir, f));
   // the serving thread is the one with the most samples
   const main = files.map((f) => JSON.parse(fs.readFileSync(f, "utf8")) as CpuProfile).sort((a, b) => b.samples.length - a.samples.length)[0];
   const perPhase = categorize(main, phases);
-  const database = databaseUrl ? "PostgreSQL" : "PGlite";
+  const database = server.databaseUrl ? "PostgreSQL" : "PGlite";
   console.log(`main-thread CPU per request at c=8 on ${database} (ms), ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
   const names = [...new Set(perPhase.flatMap((m) => [...m.keys()]))].sort((a, b) => Math.max(...perPhase.map((m) => m.get(b) ?? 0)) - Math.max(...perPhase.map((m) => m.get(a) ?? 0)));
   console.log(`${"".padEnd(32)}${phases.map((p) => p.name.padStart(16)).join("")}`);
