@@ -9,7 +9,7 @@ import { ensureLargeInput } from "./large-input";
 async function main() {
   const database = await openDatabase({ databaseUrl: process.env.TEST_PG_ADMIN_URL!, dataDir: "unused" });
   const bytes = new Uint8Array(fs.readFileSync(ensureLargeInput()));
-  const stores = { "bytea parameter (hex)": createPgBlobStore(database.db), "binary COPY": createPgBlobStore(database.db, database.postgres) };
+  const stores = { "bytea parameter (hex)": createPgBlobStore({ db: database.db }), "binary COPY": createPgBlobStore(database) };
   const time = async (label: string, work: () => Promise<unknown>) => {
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();

@@ -14,7 +14,7 @@ let store: BlobStore;
 beforeAll(async () => {
   cluster = await startPostgresCluster();
   database = await openDatabase({ databaseUrl: cluster.adminUrl, dataDir: "unused" });
-  store = createPgBlobStore(database.db, database.postgres);
+  store = createPgBlobStore(database);
 }, 120_000);
 afterAll(async () => {
   await database?.close();
@@ -74,7 +74,7 @@ describe("PostgreSQL blob store written by binary COPY (against a real cluster)"
   it("reads blobs the former parameter path wrote, and the column is stored uncompressed", async () => {
     const key = `org/stamp/${crypto.randomUUID()}.pdf`;
     const body = everyByte();
-    await createPgBlobStore(database.db).put(key, body, "application/pdf");
+    await createPgBlobStore({ db: database.db }).put(key, body, "application/pdf");
     expect(Buffer.from((await store.get(key))!).equals(Buffer.from(body))).toBe(true);
     const [{ storage }] = await database.postgres!<{ storage: string }[]>`select attstorage as storage from pg_attribute where attrelid = 'blobs'::regclass and attname = 'body'`;
     expect(storage).toBe("e");

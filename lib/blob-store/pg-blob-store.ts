@@ -19,7 +19,7 @@ export const COPY_FROM_BYTES = 1024 * 1024;
  * (copy-binary-blob-row.ts); the column is stored without compression (migration 0020): PDFs and
  * images are compressed already.
  */
-export function createPgBlobStore(db: Db, client?: Sql): BlobStore {
+export function createPgBlobStore({ db, postgres: client }: { db: Db; postgres?: Sql }): BlobStore {
   return {
     async put(key, body, contentType) {
       assertBlobKey(key);

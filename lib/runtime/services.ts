@@ -36,7 +36,7 @@ async function createServices(): Promise<Services> {
         prefix: appConfig.S3_PREFIX,
       })
     : database.kind === "postgres"
-      ? createPgBlobStore(database.db, database.postgres)
+      ? createPgBlobStore(database)
       : createFsBlobStore(path.join(appConfig.dataDir, "blobs"));
   return { config: appConfig, db: database.db, databaseKind: database.kind, blobs: requestTimingEnabled() ? timeBlobStore(blobs) : blobs, close: database.close };
 }
