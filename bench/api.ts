@@ -8,14 +8,13 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { startTestServer, type TestServer } from "../e2e/fixtures/start-test-server";
 import { StampApiClient, fixture } from "../e2e/fixtures/stamp-api-client";
-import { opensslTsQuery, validatePdf, validateTsr } from "../e2e/fixtures/independent-validators";
+import { opensslTsQuery, validateTsr } from "../e2e/fixtures/independent-validators";
 import { readTimeStampResponse } from "../lib/tsa/read-time-stamp-response";
 import { cpuMs, peakRssMb, resetPeakRss, rssMb, serverPid } from "./server-process";
 import { ensureLargeInput } from "./large-input";
-import { itextCheckAt } from "../lib/certificates/testing/long-term-checks";
+import { checkSampledOutputs, sampler, type Sample } from "./check-sampled-outputs";
 
 const pdf = fixture("pdfs/valid/libreoffice70-tiny.pdf");
 const image = fixture("images/portrait-413x531.jpg");
@@ -88,39 +87,6 @@ function breakdown(figures: Figures[]): string[] {
   return lines;
 }
 
-/** Keeps the first and every tenth output of a phase for validate-pdf. */
-type Sample = { name: string; pdf: Uint8Array; level?: string | null };
-
-function sampler(name: string, into: Sample[]) {
-  let seen = 0;
-  return (body: Uint8Array, response: Response) => {
-    if (seen++ % 10 === 0) into.push({ name: `${name} #${seen}`, pdf: body, level: response.headers.get("x-pades-level") });
-  };
-}
-
-/**
- * iText 5 (a validator we did not write) on every sample: the level the server recorded (X-Pades-Level)
- * claims long-term validation (B-LT or B-LTA) exactly when iText finds every signature, chain and
- * revocation data complete.
- */
-async function compareLevelsWithItext(samples: Sample[], caPem: string): Promise<string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-bench-itext-"));
-  const caFile = path.join(dir, "ca.pem");
-  fs.writeFileSync(caFile, caPem);
-  let agreed = 0;
-  for (const [i, sample] of samples.entries()) {
-    const file = path.join(dir, `${i}.pdf`);
-    fs.writeFileSync(file, sample.pdf);
-    const itext = await itextCheckAt(file, [caFile]);
-    const claimsLongTerm = sample.level === "B-LT" || sample.level === "B-LTA";
-    if (claimsLongTerm === itext.ok) agreed++;
-    else failures.push(`level disagreement on ${sample.name}: recorded ${sample.level ?? "none"}, iText ${itext.ok ? "PASS" : "FAIL"}\n${itext.output.slice(0, 1500)}`);
-  }
-  fs.rmSync(dir, { recursive: true, force: true });
-  const levels = [...new Set(samples.map((s) => s.level ?? "none"))].join(", ");
-  return `recorded level (${levels}) against iText 5: ${agreed}/${samples.length} sampled outputs agree`;
-}
-
 async function main() {
   const large = process.argv.includes("--large") || process.argv.includes("--large-only") ? ensureLargeInput() : undefined;
   // the production default share of full level checks (the test servers check every output)
@@ -171,17 +137,9 @@ async function main() {
     lines.push("", "per-stage breakdown (Server-Timing, c=8):", ...breakdown(c8.slice(1)));
     if (large) lines.push("", ...(await largeUpload(server, api, large, samples)));
 
-    // every sampled output must pass the strict validator
-    let invalid = 0;
-    for (const sample of samples) {
-      const result = validatePdf(sample.pdf, caPem);
-      if (!result.pass) {
-        invalid++;
-        failures.push(`validate-pdf FAIL on ${sample.name}:\n${result.output.slice(0, 2000)}`);
-      }
-    }
-    lines.push("", `validate-pdf: ${samples.length - invalid}/${samples.length} sampled outputs PASS`);
-    lines.push(await compareLevelsWithItext(samples, caPem));
+    const checked = await checkSampledOutputs(samples, caPem);
+    failures.push(...checked.failures);
+    lines.push("", ...checked.lines);
     console.log(`\n${lines.join("\n")}`);
   } finally {
     await server.stop();
@@ -196,12 +154,9 @@ async function largeOnlyFigures(server: TestServer, api: StampApiClient, file: s
   const samples: Sample[] = [];
   const lines = [`50 MB signPDF alone on ${database}, ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`, ""];
   lines.push(...(await largeUpload(server, api, file, samples)));
-  for (const sample of samples) {
-    const result = validatePdf(sample.pdf, caPem);
-    lines.push(`validate-pdf ${result.pass ? "PASS" : "FAIL"} on ${sample.name}`);
-    if (!result.pass) failures.push(`validate-pdf FAIL on ${sample.name}:\n${result.output.slice(0, 2000)}`);
-  }
-  lines.push(await compareLevelsWithItext(samples, caPem));
+  const checked = await checkSampledOutputs(samples, caPem);
+  failures.push(...checked.failures);
+  lines.push(...checked.lines);
   console.log(`\n${lines.join("\n")}`);
 }
 
