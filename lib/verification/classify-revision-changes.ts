@@ -1,14 +1,19 @@
-import { createHash } from "node:crypto";
-import { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, type PDFObject } from "pdf-lib";
+import { PDFDict, PDFName, PDFRawStream, PDFRef, type PDFObject } from "pdf-lib";
 import type { LazyPdf } from "@/lib/pdf/open-lazy-pdf";
 import { sameContent } from "./compare-pdf-objects";
+import { appendOnly, changedKeys, describe, isPageTreeNode, sameObject, writerMarkersOnly } from "./compare-revision-entries";
 import { findDanglingReferences, type WalkBudget } from "./find-dangling-references";
 import { isMetadataStream, readBookkeepingRoles } from "./read-bookkeeping-roles";
+import { readDrawnObjects, readNameTreeNodes, sameActiveNameTrees } from "./read-drawn-objects";
 import { readDssObjects, readRoles } from "./read-revision-roles";
 import { objectIn, type Revision } from "./read-revisions";
 
-/** What later revisions may do, from the DocMDP permission in force (approval signatures: "form", as ISO 32000 has it; "signatures" is P=2 without form filling, for tests). */
-export type ChangePermission = "none" | "signatures" | "form" | "annotations";
+/**
+ * What later revisions may do, from the DocMDP permission in force: P=1 "none", P=2 "form", P=3
+ * "annotations"; "open" when no certification signature restricts anything (ISO 32000-2 §12.8.2.2:
+ * form filling and annotations, FieldMDP locks aside); "signatures" is P=2 without form filling, for tests.
+ */
+export type ChangePermission = "none" | "signatures" | "form" | "annotations" | "open";
 
 export type ChangeKind =
   | "validation-data"
@@ -28,9 +33,15 @@ export type ChangeKind =
   | "xref-not-chained"
   | "metadata"
   | "document-structure"
-  | "object-defined-later";
+  | "object-defined-later"
+  | "signature-field"
+  | "visible-change";
 
-export type Change = { revision: number; kind: ChangeKind; allowed: boolean; object?: number; detail: string };
+/**
+ * `renderable`: forbidden by the object rules only because it may change what a page shows (a font, a
+ * content stream, an unsigned save); the render check allows it when every page renders the same.
+ */
+export type Change = { revision: number; kind: ChangeKind; allowed: boolean; object?: number; detail: string; renderable?: boolean };
 
 /** The signatures a revision adds (by signature dictionary object number), and whether each is intact. */
 export type NewSignatures = Map<number, { kind: "signature" | "document-timestamp"; intact: boolean }>;
@@ -48,7 +59,7 @@ export type FieldLock = { action: "all" } | { action: "include" | "exclude"; fie
 export function classifyRevisionChanges(before: LazyPdf, revision: Revision, newSignatures: NewSignatures, permission: ChangePermission, locks: FieldLock[] = [], walkBudget?: WalkBudget): Change[] {
   const after = revision.state();
   const changes: Change[] = [];
-  const add = (kind: ChangeKind, allowed: boolean, detail: string, object?: number) => changes.push({ revision: revision.index, kind, allowed, object, detail });
+  const add = (kind: ChangeKind, allowed: boolean, detail: string, object?: number, renderable = false) => changes.push({ revision: revision.index, kind, allowed, object, detail, ...(renderable && !allowed ? { renderable } : {}) });
   const rootBefore = before.trailer.get(PDFName.of("Root"));
   const rootAfter = after.trailer.get(PDFName.of("Root"));
   const catalogBefore = before.lookupDict(rootBefore);
@@ -67,6 +78,10 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
   if (infoAfter !== undefined && !same(infoBefore, infoAfter)) keep("metadata", "the document information (/Info) was replaced");
   const roles = readRoles(before, rootBefore.objectNumber);
   const kept = readBookkeepingRoles(before, catalogBefore);
+  const drawn = readDrawnObjects(before, catalogBefore);
+  const nameTree = readNameTreeNodes(before, catalogBefore);
+  const formOpen = permission === "form" || permission === "annotations" || permission === "open";
+  const annotationsOpen = permission === "annotations" || permission === "open";
 
   // an object already in the DSS may be updated; an object cannot become validation data by being linked from it
   const dssBefore = readDssObjects(before, rootBefore.objectNumber);
@@ -76,16 +91,26 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
     const added = newSignatures.get(ref.objectNumber);
     return !!added?.intact && (added.kind === "document-timestamp" || permission !== "none");
   };
+  // the next signer's empty field, new in this revision (a signing workflow prepares it; pyHanko's rule too)
+  const emptySignatureFields = new Set<number>();
   const isNewSignatureField = (ref: PDFObject) => {
     const field = after.lookupDict(ref);
     if (!field) return false;
-    const owner = field.get(PDFName.of("FT")) ? field : after.lookupDict(field.get(PDFName.of("Parent")));
-    return owner?.get(PDFName.of("FT")) === PDFName.of("Sig") && signatureAllowed(owner.get(PDFName.of("V")));
+    const ownerRef = field.get(PDFName.of("FT")) ? ref : field.get(PDFName.of("Parent"));
+    const owner = after.lookupDict(ownerRef);
+    if (owner?.get(PDFName.of("FT")) !== PDFName.of("Sig")) return false;
+    if (signatureAllowed(owner.get(PDFName.of("V")))) return true;
+    const empty = !owner.has(PDFName.of("V")) && ownerRef instanceof PDFRef && objectIn(before, ownerRef.objectNumber) === undefined && permission !== "none";
+    if (empty) emptySignatureFields.add(ownerRef.objectNumber);
+    return empty;
   };
+  const newAnnotations = new Set<number>();
   const isAllowedNewAnnotation = (ref: PDFObject) => {
     if (isNewSignatureField(ref)) return true;
     const annotation = after.lookupDict(ref);
-    return permission === "annotations" && annotation?.get(PDFName.of("Subtype")) !== PDFName.of("Widget");
+    const allowed = annotationsOpen && annotation?.get(PDFName.of("Subtype")) !== PDFName.of("Widget");
+    if (allowed && ref instanceof PDFRef) newAnnotations.add(ref.objectNumber);
+    return allowed;
   };
 
   let sawSignatureOrData = false;
@@ -139,12 +164,12 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
       const name = roles.fieldNames.get(num) ?? "";
       const locked = locks.some((lock) => lock.action === "all" || (lock.action === "include") === lock.fields.has(name));
       if (locked) add("form-field", false, `form field "${name}" is locked by the signature (FieldMDP) and was changed`, num);
-      else if (onlyValues && (permission === "form" || permission === "annotations")) add("form-fill", true, `form field object ${num} filled in`, num);
+      else if (onlyValues && formOpen) add("form-fill", true, `form field object ${num} filled in`, num);
       else add("form-field", false, `form field object ${num} changed`, num);
     } else if (roles.annotations.has(num)) {
-      add("annotation", permission === "annotations", `annotation object ${num} changed`, num);
+      add("annotation", annotationsOpen, `annotation object ${num} changed`, num);
     } else if (roles.contents.has(num)) {
-      add("page-content", false, `page content stream ${num} was replaced`, num);
+      add("page-content", false, `page content stream ${num} was replaced`, num, true);
     } else if (num === kept.metadata && isMetadataStream(value)) {
       keep("metadata", "the document metadata (XMP) was updated", num);
     } else if (num === kept.info && value instanceof PDFDict) {
@@ -156,15 +181,20 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
       keep("document-structure", `logical structure object ${num} was updated`, num);
     } else if (isPageTreeNode(old) && writerMarkersOnly(old, value, same)) {
       keep("document-structure", `page tree node ${num}: a writer's private entry was added`, num);
+    } else if (nameTree.has(num)) {
+      keep("document-structure", `name tree node ${num} was updated`, num);
     } else {
-      add(isPageTreeNode(old) ? "pages" : "object-changed", false, `${describe(old)} object ${num} was replaced`, num);
+      // what the signed pages draw with may be re-written only if the pages render the same (the render check)
+      add(isPageTreeNode(old) ? "pages" : "object-changed", false, `${describe(old)} object ${num} was replaced`, num, drawn.has(num));
     }
   }
-  // a revision must carry something permitted (a signature, validation data, permitted form filling or annotations)
-  if (!sawSignatureOrData && !changes.some((change) => change.allowed)) add("revision-without-signature", false, "a revision with neither a signature nor validation data");
-  // bookkeeping alone is a revision of its own: only beside a signature, validation data or permitted filling is it the writing tool's
+  for (const num of emptySignatureFields) add("signature-field", true, `an empty signature field (object ${num}) was added`, num);
+  for (const num of newAnnotations) add("annotation", true, `annotation object ${num} was added`, num);
+  // a revision must carry something permitted; an unsigned save is allowed only if nothing it changed is visible (the render check)
+  if (!sawSignatureOrData && !changes.some((change) => change.allowed)) add("revision-without-signature", false, "a revision with neither a signature nor validation data", undefined, true);
+  // bookkeeping alone is a revision of its own: beside a signature, validation data or permitted filling it is the writing tool's; alone, the render check decides
   const carriesPermitted = sawSignatureOrData || changes.some((change) => change.allowed);
-  for (const change of bookkeeping) changes.push({ ...change, allowed: carriesPermitted });
+  for (const change of bookkeeping) changes.push(carriesPermitted ? change : { ...change, allowed: false, renderable: true });
   return changes;
 
   /** `value` keeps every entry of `old` and only adds entries, down to `depth` levels of sub-dictionaries (/DR /Font). */
@@ -188,6 +218,7 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
     for (const key of changedKeys(old, value, same)) {
       if (key === "Metadata" && isMetadataStream(after.lookup(value.get(PDFName.of("Metadata"))))) keep("metadata", "the catalog names new document metadata (XMP)", roles.catalog);
       else if (key === "Perms") keep("document-structure", "catalog /Perms (usage rights) updated", roles.catalog);
+      else if (key === "Names" && sameActiveNameTrees(old.get(PDFName.of("Names")), value.get(PDFName.of("Names")), same, { old: (o) => before.lookup(o), now: (o) => after.lookup(o) })) keep("document-structure", "catalog /Names (destinations, appearances) updated", roles.catalog);
       else if (key === "DSS") {
         sawSignatureOrData = true;
         add("validation-data", true, "validation data (DSS) added to the catalog", roles.catalog);
@@ -214,7 +245,8 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
   function judgePage(old: PDFObject, value: PDFObject, num: number) {
     for (const key of changedKeys(old, value, same)) {
       if (key !== "Annots") {
-        add(key === "Contents" || key === "Resources" ? "page-content" : "pages", false, `page object ${num}: /${key} changed`, num);
+        const drawing = key === "Contents" || key === "Resources";
+        add(drawing ? "page-content" : "pages", false, `page object ${num}: /${key} changed`, num, drawing);
         continue;
       }
       const problem = appendOnly(before.lookup((old as PDFDict).get(PDFName.of("Annots"))), after.lookup((value as PDFDict).get(PDFName.of("Annots"))), isAllowedNewAnnotation);
@@ -223,65 +255,4 @@ export function classifyRevisionChanges(before: LazyPdf, revision: Revision, new
   }
 }
 
-/** Old items all kept in their order (new ones may go anywhere: writers prepend too); every added item passes `allowed`. */
-function appendOnly(old: PDFObject | undefined, value: PDFObject | undefined, allowed: (item: PDFObject) => boolean): string | undefined {
-  const before = old instanceof PDFArray ? old.asArray() : [];
-  if (!(value instanceof PDFArray)) return before.length ? "entries were removed" : undefined;
-  const items = value.asArray();
-  const added: PDFObject[] = [];
-  let kept = 0;
-  for (const item of items) {
-    if (kept < before.length && item.toString() === before[kept].toString()) kept++;
-    else added.push(item);
-  }
-  if (kept < before.length) return "existing entries were removed or reordered";
-  const refused = added.filter((item) => !allowed(item));
-  return refused.length ? `${refused.length} entr${refused.length === 1 ? "y was" : "ies were"} added that are not new signatures` : undefined;
-}
-
-type Same = (a: PDFObject | undefined, b: PDFObject | undefined) => boolean;
-
-function changedKeys(old: PDFObject | undefined, value: PDFObject | undefined, same: Same): string[] {
-  const a = old instanceof PDFDict ? old : old instanceof PDFRawStream ? old.dict : undefined;
-  const b = value instanceof PDFDict ? value : value instanceof PDFRawStream ? value.dict : undefined;
-  if (!a || !b || a.constructor !== b.constructor) return ["(type)"];
-  const keys = new Set([...a.keys(), ...b.keys()].map((key) => key.decodeText()));
-  const changed = [...keys].filter((key) => !same(a.get(PDFName.of(key)), b.get(PDFName.of(key))));
-  if (old instanceof PDFRawStream && value instanceof PDFRawStream && !sameBytes(old.getContents(), value.getContents())) changed.push("(stream data)");
-  return changed;
-}
-
-export function sameObject(a: PDFObject | undefined | "unreadable", b: PDFObject | undefined | "unreadable"): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined || a === "unreadable" || b === "unreadable") return false;
-  if (a instanceof PDFRawStream || b instanceof PDFRawStream) {
-    return a instanceof PDFRawStream && b instanceof PDFRawStream && a.dict.toString() === b.dict.toString() && sameBytes(a.getContents(), b.getContents());
-  }
-  return a.toString() === b.toString();
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && createHash("sha256").update(a).digest().equals(createHash("sha256").update(b).digest());
-}
-
-// what a page tree node means to a reader (ISO 32000 7.7.3.2, with the inherited page attributes)
-const PAGE_TREE_KEYS = new Set(["Type", "Parent", "Kids", "Count", "Resources", "MediaBox", "CropBox", "Rotate"]);
-
-/** Only keys outside ISO 32000's page-tree entries were added, with plain values (iText's /ITXT): nothing a reader draws. */
-function writerMarkersOnly(old: PDFObject, value: PDFObject | undefined, same: Same): boolean {
-  if (!(old instanceof PDFDict) || !(value instanceof PDFDict)) return false;
-  return changedKeys(old, value, same).every((key) => !PAGE_TREE_KEYS.has(key) && !old.has(PDFName.of(key)) && !(value.get(PDFName.of(key)) instanceof PDFRef) && !(value.get(PDFName.of(key)) instanceof PDFDict));
-}
-
-function isPageTreeNode(obj: PDFObject): boolean {
-  return obj instanceof PDFDict && obj.get(PDFName.of("Type")) === PDFName.of("Pages");
-}
-
-function describe(obj: PDFObject): string {
-  const dict = obj instanceof PDFDict ? obj : obj instanceof PDFRawStream ? obj.dict : undefined;
-  const type = dict?.get(PDFName.of("Type"));
-  const subtype = dict?.get(PDFName.of("Subtype"));
-  const words = [type, subtype].filter((name): name is PDFName => name instanceof PDFName).map((name) => name.toString());
-  if (words.length) return words.join(" ");
-  return obj instanceof PDFRawStream ? "stream" : obj instanceof PDFArray ? "array" : obj instanceof PDFDict ? "dictionary" : "value";
-}
+export { sameObject } from "./compare-revision-entries";

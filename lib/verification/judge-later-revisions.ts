@@ -59,8 +59,8 @@ export function createRevisionJudge(bytes: Uint8Array, pdf: LazyPdf, revisions: 
       const state = signed.state();
       const catalog = state.lookupDict(state.trailer.get(PDFName.of("Root")));
       const docMdp = catalog ? readFormState(state, catalog).docMdpPermission : undefined;
-      // an approval signature restricts nothing by itself (ISO 32000 12.8.2.2): form filling stays open unless FieldMDP locks the field
-      permission = docMdp === 1 ? "none" : docMdp === 3 ? "annotations" : "form";
+      // an approval signature restricts nothing by itself (ISO 32000-2 §12.8.2.2): form filling and annotations stay open unless FieldMDP locks a field
+      permission = docMdp === 1 ? "none" : docMdp === 2 ? "form" : docMdp === 3 ? "annotations" : "open";
       locks = readFieldLocks(state, check.dict, check.field);
     } catch {
       report.changesAfter.push({ revision: signed.index, kind: "object-changed", allowed: false, detail: "the signed revision cannot be read on its own" });

@@ -4,6 +4,7 @@ import { PdfError, invalidPdf } from "@/lib/pdf/errors";
 import { asPdfError, openLazyPdf, type LazyPdf } from "@/lib/pdf/open-lazy-pdf";
 import { readFormState } from "@/lib/pdf/read-form-state";
 import { createRevisionJudge } from "./judge-later-revisions";
+import { judgeRenderedPages } from "./judge-rendered-pages";
 import { createLevelJudge } from "./pades-level";
 import { readDssMaterial } from "./read-dss-material";
 import { readRevisions, type Revision } from "./read-revisions";
@@ -52,6 +53,8 @@ export async function verifyPdfSignatures(bytes: Uint8Array, trustAnchorsDer: Ui
   } catch (error) {
     throw asPdfError(error);
   }
+  // what the pages show, for the changes the object rules leave to it
+  await judgeRenderedPages(bytes, pdf, revisions, checks);
   const levelOf = createLevelJudge(revisions, checks, trustAnchorsDer);
   for (const check of checks) check.report.level = await levelOf(check);
 
