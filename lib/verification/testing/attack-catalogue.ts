@@ -41,7 +41,13 @@ export type Attack = {
   target?: number;
 };
 
-export const PAY = "BT /F1 24 Tf 72 400 Td (Pagar 1.000.000 a Mallory) Tj ET";
+// a black bar beside the words: visible whatever fonts the page has (an attacker makes sure it shows)
+export const PAY = "q 0 g 72 380 360 12 re f Q BT /F1 24 Tf 72 400 Td (Pagar 1.000.000 a Mallory) Tj ET";
+/** An appearance that paints `rect` white and writes over it: what covers signed words. */
+export const COVER = (width: number, height: number) =>
+  streamBody(`q 1 g 0 0 ${width} ${height} re f 0 g 4 4 ${width - 8} 10 re f Q BT /Helv 14 Tf 4 ${height - 18} Td (Pagar 1.000.000 a Mallory) Tj ET`, `/Type /XObject /Subtype /Form /BBox [0 0 ${width} ${height}] /Resources << /Font << /Helv << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >>`);
+// where the signed words of the fixture's first page are (libreoffice74-contrato-a4: text from y 556 to 785)
+export const SIGNED_TEXT_RECT = [60, 690, 540, 790] as const;
 
 /** New page text in an unsigned revision: the plain Incremental Saving Attack. */
 export function withNewPageText(base: Uint8Array, options: { prev?: boolean; startxrefOnly?: boolean } = {}): Uint8Array {
@@ -111,21 +117,23 @@ export const attacks: Attack[] = [
   } },
 
   { attackClass: "Incremental Saving", name: "new page content", expected: "changed", changes: ["page-content"], forge: ({ stamp }) => withNewPageText(stamp) },
-  { attackClass: "Incremental Saving", name: "an annotation added", expected: "changed", changes: ["annotation"], forge: ({ stamp: base }) => {
+  { attackClass: "Incremental Saving", name: "an annotation added whose appearance covers signed text", expected: "changed", changes: ["visible-change"], forge: ({ stamp: base }) => {
     const { pdf, page, pageRef } = view(base);
     const n = nextObjectNumber(base);
     const annots = pdf.lookup(page.get(PDFName.of("Annots"))) as PDFArray;
+    const [x0, y0, x1, y1] = SIGNED_TEXT_RECT;
     return appendRevision(base, [
-      { num: n, body: "<< /Type /Annot /Subtype /FreeText /Rect [72 380 400 420] /Contents (Pagar 1.000.000) /DA (/Helv 18 Tf 0 g) >>" },
+      { num: n + 1, body: COVER(x1 - x0, y1 - y0) },
+      { num: n, body: `<< /Type /Annot /Subtype /FreeText /Rect [${SIGNED_TEXT_RECT.join(" ")}] /Contents (Pagar 1.000.000) /DA (/Helv 18 Tf 0 g) /AP << /N ${n + 1} 0 R >> >>` },
       { num: pageRef.objectNumber, body: edited(page, { Annots: `[${annots.asArray().map(String).join(" ")} ${n} 0 R]` }) },
     ]);
   } },
-  { attackClass: "Incremental Saving", name: "overlay: a signature widget with an appearance and no signature", expected: "changed", changes: ["annotation", "form-field"], forge: ({ stamp: base }) => {
+  { attackClass: "Incremental Saving", name: "overlay: a signature widget with an appearance and no signature", expected: "changed", changes: ["visible-change"], forge: ({ stamp: base }) => {
     const { pdf, page, pageRef } = view(base);
     const annots = pdf.lookup(page.get(PDFName.of("Annots"))) as PDFArray;
     const n = nextObjectNumber(base);
     return appendRevision(base, [
-      { num: n, body: streamBody(PAY, "/Type /XObject /Subtype /Form /BBox [0 0 600 800]") },
+      { num: n, body: COVER(600, 800) },
       { num: n + 1, body: `<< /FT /Sig /T (Overlay) /Type /Annot /Subtype /Widget /Rect [0 0 600 800] /P ${pageRef} /AP << /N ${n} 0 R >> >>` },
       { num: pageRef.objectNumber, body: edited(page, { Annots: `[${annots.asArray().map(String).join(" ")} ${n + 1} 0 R]` }) },
       ...addToFields(base, n + 1),
