@@ -7,7 +7,8 @@ import { objectIn } from "./read-revisions";
 const MAX_ANNOTATIONS_PER_PAGE = 2_000;
 
 /** An annotation (a form field's widget, a comment, a signature) that is new or drawn differently since signing. */
-export type ChangedAnnotation = { name: string; rect: [number, number, number, number] };
+/** `signed`: the widget of a signature field holding a signature (its stamp may lie over text, as multi-signer documents show). */
+export type ChangedAnnotation = { name: string; rect: [number, number, number, number]; signed: boolean };
 
 export type PageAnnotations = { geometry: PageGeometry; changed: ChangedAnnotation[] };
 
@@ -27,7 +28,7 @@ export function readChangedAnnotations(signed: LazyPdf, final: LazyPdf): PageAnn
       const rect = rectOf(final, annotation?.get(PDFName.of("Rect")));
       if (!annotation || !rect || !(item instanceof PDFRef)) continue;
       if (!changedSince(signed, final, item) && appearanceRefs(final, annotation).every((appearance) => !changedSince(signed, final, appearance))) continue;
-      changed.push({ name: nameOf(final, annotation, item.objectNumber), rect });
+      changed.push({ name: nameOf(final, annotation, item.objectNumber), rect, signed: isSignedSignatureWidget(final, annotation) });
     }
     return { geometry, changed };
   });
@@ -69,4 +70,9 @@ function nameOf(pdf: LazyPdf, annotation: PDFDict, num: number): string {
   if (parts.length) return `field "${parts.join(".")}"`;
   const subtype = annotation.get(PDFName.of("Subtype"));
   return `annotation ${num}${subtype instanceof PDFName ? ` (${subtype.decodeText()})` : ""}`;
+}
+
+function isSignedSignatureWidget(pdf: LazyPdf, widget: PDFDict): boolean {
+  const field = widget.has(PDFName.of("FT")) ? widget : pdf.lookupDict(widget.get(PDFName.of("Parent")));
+  return field?.get(PDFName.of("FT")) === PDFName.of("Sig") && pdf.lookupDict(field.get(PDFName.of("V"))) !== undefined;
 }
