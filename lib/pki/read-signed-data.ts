@@ -10,6 +10,8 @@ const MAX_CERTIFICATES = 64;
 // real signers sometimes add a second SignerInfo (a co-signature, a leftover); more than this is not a document signature
 const MAX_SIGNER_INFOS = 4;
 const MAX_TIME_STAMP_TOKENS = 4;
+const ADBE_REVOCATION_INFO_ARCHIVAL = "1.2.840.113583.1.1.8";
+const MAX_ARCHIVED_ITEMS = 64;
 
 export type { CertificateBinding };
 
@@ -40,6 +42,9 @@ export type SignedDataReading = {
   signerIndex: number;
   certificatesDer: Uint8Array[];
   crlsDer: Uint8Array[];
+  /** Revocation data Adobe's signers put in the signed attributes (adbe-revocationInfoArchival, 1.2.840.113583.1.1.8). */
+  archivedCrlsDer: Uint8Array[];
+  archivedOcspsDer: Uint8Array[];
   /** How the SignerInfo names its certificate. */
   signerId: { issuerDer: Uint8Array; serialHex: string } | { keyIdentifierHex: string };
 };
@@ -84,6 +89,7 @@ export function readSignedData(bytes: Uint8Array, options: SignedDataReadingOpti
   const contentType = singleValue(signerInfo.signed, oids.contentTypeAttribute);
   const digest = singleValue(signerInfo.signed, oids.messageDigestAttribute);
   const time = singleValue(signerInfo.signed, oids.signingTimeAttribute);
+  const archived = readRevocationArchival(signerInfo.signed.filter((attribute) => attribute.type === ADBE_REVOCATION_INFO_ARCHIVAL).flatMap((attribute) => attribute.values));
   const tokens = allValues(signerInfo.unsigned, oids.signatureTimeStampTokenAttribute);
   if (tokens.length > MAX_TIME_STAMP_TOKENS) throw new Error("too many signature time-stamp tokens");
   const tokensDer = tokens.map((token) => {
@@ -118,6 +124,8 @@ export function readSignedData(bytes: Uint8Array, options: SignedDataReadingOpti
     signerIndex,
     certificatesDer,
     crlsDer,
+    archivedCrlsDer: archived.crls,
+    archivedOcspsDer: archived.ocsps,
     signerId: signerIdOf(signerInfo.sid),
   };
 }
@@ -200,4 +208,25 @@ function takeCrls(field: asn1js.AsnType | undefined): Uint8Array[] {
     if (!other || !isObjectIdentifier(other[0]) || other[1] === undefined) throw new Error("the CMS carries a malformed revocation choice");
     return [];
   });
+}
+
+/**
+ * RevocationInfoArchival ::= SEQUENCE { crl [0] EXPLICIT SEQUENCE OF CRL, ocsp [1] EXPLICIT SEQUENCE OF
+ * OCSPResponse, otherRevInfo [2] ... } (Adobe's PDF reference, 12.8.3.3). Revocation data, not part of
+ * the CMS's structure: an entry we cannot read is skipped, never a reason to call the CMS unreadable.
+ */
+export function readRevocationArchival(values: asn1js.AsnType[]): { crls: Uint8Array[]; ocsps: Uint8Array[] } {
+  const found = { crls: [] as Uint8Array[], ocsps: [] as Uint8Array[] };
+  for (const value of values) {
+    for (const tagged of sequenceChildren(value) ?? []) {
+      if (tagged.idBlock.tagClass !== 3 || tagged.idBlock.tagNumber > 1) continue;
+      const into = tagged.idBlock.tagNumber === 0 ? found.crls : found.ocsps;
+      const list = (tagged as asn1js.Constructed).valueBlock?.value?.[0];
+      for (const item of sequenceChildren(list) ?? []) {
+        if (into.length >= MAX_ARCHIVED_ITEMS) break;
+        if (item instanceof asn1js.Sequence) into.push(new Uint8Array(item.valueBeforeDecodeView));
+      }
+    }
+  }
+  return found;
 }

@@ -1,4 +1,6 @@
+import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
+import { buildCrl } from "@/lib/pki/build-crl";
 import { beforeAll, describe, expect, test } from "vitest";
 import { locateSignature } from "./testing/forge-pdf";
 import { makeGenuineOutputs, type GenuineOutputs } from "./testing/make-genuine-outputs";
@@ -48,5 +50,34 @@ describe("certificates of a CMS", () => {
     broken[serialTag] = 0x01; // a BOOLEAN where the serial number belongs
     expect(() => pkijsCertificates(broken)).toThrow();
     expect(() => readSignedData(broken)).toThrow();
+  });
+});
+
+/** The stamp's CMS with an adbe-revocationInfoArchival signed attribute holding `value` added (the signature no longer verifies; only reading is tested). */
+function withArchival(value: asn1js.AsnType): Uint8Array {
+  const info = pkijs.ContentInfo.fromBER(new Uint8Array(contentsOf(genuine.stamp, 0)));
+  const signedData = new pkijs.SignedData({ schema: info.content });
+  signedData.signerInfos[0].signedAttrs!.attributes.push(new pkijs.Attribute({ type: "1.2.840.113583.1.1.8", values: [value] }));
+  return new Uint8Array(new pkijs.ContentInfo({ contentType: info.contentType, content: signedData.toSchema(true) }).toSchema().toBER(false));
+}
+
+describe("Adobe's adbe-revocationInfoArchival signed attribute (issue 41)", () => {
+  test("its CRLs and OCSP responses are read as revocation data", async () => {
+    const crl = await buildCrl(genuine.pki.issuing, { revoked: [], crlNumber: 7n, thisUpdate: new Date(), nextUpdate: new Date(Date.now() + 86_400_000) });
+    const ocsp = new asn1js.Sequence({ value: [new asn1js.Enumerated({ value: 0 })] });
+    const archival = new asn1js.Sequence({
+      value: [
+        new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 0 }, value: [new asn1js.Sequence({ value: [asn1js.fromBER(crl).result] })] }),
+        new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 1 }, value: [new asn1js.Sequence({ value: [ocsp] })] }),
+      ],
+    });
+    const reading = readSignedData(withArchival(archival));
+    expect(reading.archivedCrlsDer.map((der) => Buffer.from(der).toString("hex"))).toEqual([Buffer.from(crl).toString("hex")]);
+    expect(reading.archivedOcspsDer.map((der) => Buffer.from(der).toString("hex"))).toEqual([Buffer.from(ocsp.toBER(false)).toString("hex")]);
+  });
+
+  test("an archival value of another shape is no revocation data, and the CMS stays readable", () => {
+    const reading = readSignedData(withArchival(new asn1js.Integer({ value: 5 })));
+    expect(reading).toMatchObject({ archivedCrlsDer: [], archivedOcspsDer: [] });
   });
 });

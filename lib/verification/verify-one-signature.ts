@@ -74,7 +74,8 @@ export async function verifyOneSignature(
   }
   const cms = check.cms;
   // certificates and CRLs the CMS carries are validation material for its own chain
-  material = { ...material, certificatesDer: [...cms.certificatesDer, ...material.certificatesDer], crlsDer: [...cms.crlsDer, ...material.crlsDer] };
+  // and so is what Adobe's signers archive in the signed attributes (adbe-revocationInfoArchival)
+  material = { ...material, certificatesDer: [...cms.certificatesDer, ...material.certificatesDer], crlsDer: [...cms.crlsDer, ...cms.archivedCrlsDer, ...material.crlsDer], ocspsDer: [...cms.archivedOcspsDer, ...material.ocspsDer] };
   if (!placement.ok) return fail("ranges-invalid", placement.reason);
   report.coversWholeDocument = !report.modifiedAfter;
   const { range } = placement;
