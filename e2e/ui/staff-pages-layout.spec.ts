@@ -69,3 +69,25 @@ test("Verificar opens inside the staff layout, with the navigation still there",
   await expect(page.getByTestId("signed-in-as")).toBeVisible();
   await expect(page.getByRole("navigation").getByRole("link", { name: "Procesos", exact: true })).toBeVisible();
 });
+
+test("at 390 px the top bar keeps its own height on every staff page, however short the page", async ({ adminPage: page, api }) => {
+  test.setTimeout(180_000);
+  const id = await api.seedProcess();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const heights: Record<string, { header: number; bar: number }> = {};
+  for (const url of staffPages().map((p) => p.replace("[id]", encodeURIComponent(id)))) {
+    await page.goto(url);
+    await expect(page.locator("main h1, main h2").first()).toBeVisible();
+    // the bar's own height: its row (brand and Menú) plus the header's padding and border
+    heights[url] = await page.locator("nav.shell-nav").evaluate((nav) => {
+      const style = getComputedStyle(nav);
+      const edges = ["paddingTop", "paddingBottom", "borderTopWidth", "borderBottomWidth"] as const;
+      const bar = nav.querySelector(".nav-bar")!.getBoundingClientRect().height + edges.reduce((sum, edge) => sum + parseFloat(style[edge]), 0);
+      return { header: nav.getBoundingClientRect().height, bar };
+    });
+  }
+  console.log(`header heights at 390 px: ${JSON.stringify(heights)}`);
+  for (const [url, { header, bar }] of Object.entries(heights)) {
+    expect(header, `${url}: the header is ${header} px tall, its bar ${bar} px`).toBeLessThanOrEqual(bar + 0.5);
+  }
+});
