@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { organizations } from "./organizations";
 
@@ -24,7 +25,12 @@ export const outbox = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     doneAt: timestamp("done_at", { withTimezone: true }),
   },
-  (t) => [index("outbox_due_idx").on(t.status, t.runAt)],
+  (t) => [
+    index("outbox_due_idx").on(t.status, t.runAt),
+    // the staff home's dead callbacks, and a process's callback jobs (delivery log, "redelivered since")
+    index("outbox_org_dead_idx").on(t.organizationId, t.kind).where(sql`${t.status} = 'dead'`),
+    index("outbox_callback_process_idx").on(sql`(${t.payload}->>'processId')`, t.id).where(sql`${t.kind} = 'callback.deliver'`),
+  ],
 );
 
 /** Every delivery attempt of an outbox row (callbacks, messages), for the dashboard's delivery log. */

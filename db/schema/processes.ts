@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { SignerIdentity } from "@/lib/identity-assurance/identity-level";
 import { apiCredentials, organizations } from "./organizations";
@@ -47,6 +48,9 @@ export const processes = pgTable(
     index("processes_org_created_idx").on(t.organizationId, t.createdAt.desc(), t.id.desc()),
     index("processes_org_status_created_idx").on(t.organizationId, t.status, t.createdAt.desc(), t.id.desc()),
     index("processes_status_expire_idx").on(t.status, t.expireAt),
+    // the staff home: processes about to expire, and completions per day
+    index("processes_org_status_expire_idx").on(t.organizationId, t.status, t.expireAt),
+    index("processes_org_completed_idx").on(t.organizationId, t.completedAt),
   ],
 );
 
@@ -112,6 +116,9 @@ export const processSigners = pgTable(
   (t) => [
     uniqueIndex("process_signers_process_position_key").on(t.processId, t.position),
     uniqueIndex("process_signers_process_person_key").on(t.processId, t.nat, t.docId),
+    // the staff home: signatures per day, and the few locked signers among many
+    index("process_signers_org_signed_idx").on(t.organizationId, t.signedAt),
+    index("process_signers_org_locked_idx").on(t.organizationId).where(sql`${t.lockedAt} is not null`),
   ],
 );
 
@@ -159,5 +166,5 @@ export const processEvents = pgTable(
     detail: jsonb("detail").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("process_events_process_idx").on(t.processId, t.createdAt)],
+  (t) => [index("process_events_process_idx").on(t.processId, t.createdAt), index("process_events_org_idx").on(t.organizationId, t.id)],
 );

@@ -34,5 +34,7 @@ export const stampTransactions = pgTable(
     index("stamp_transactions_tx_token_idx").on(t.txToken, t.createdAt),
     uniqueIndex("stamp_transactions_doc_id_key").on(t.docId),
     index("stamp_transactions_org_idx").on(t.organizationId, t.createdAt),
+    // stamp signatures per day on the staff home
+    index("stamp_transactions_org_completed_idx").on(t.organizationId, t.completedAt),
   ],
 );

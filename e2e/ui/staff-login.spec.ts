@@ -13,7 +13,7 @@ test("the admin logs in, sees the dashboard and logs out", async ({ page }) => {
   await login.open();
   await login.signIn(ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole("heading", { name: "Bienvenido" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Inicio", level: 1 })).toBeVisible();
   await expect(page.getByTestId("signed-in-as")).toContainText("admin@demo.local · demo.local");
   await expect(page.getByRole("navigation").getByRole("link", { name: "Procesos" })).toBeVisible();
   await page.screenshot({ path: "e2e/artifacts/screenshots/dashboard-home-desktop.png", fullPage: true });
@@ -53,7 +53,7 @@ test("the dashboard fits a phone screen", async ({ page }) => {
   await login.open();
   await page.screenshot({ path: "e2e/artifacts/screenshots/login-phone.png", fullPage: true });
   await login.signIn(ADMIN.email, ADMIN.password);
-  await expect(page.getByRole("heading", { name: "Bienvenido" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Inicio", level: 1 })).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await page.screenshot({ path: "e2e/artifacts/screenshots/dashboard-home-phone.png", fullPage: true });

@@ -9,6 +9,7 @@ import { staffExperienceMessages } from "./staff-experience-messages";
 import { identityReviewMessages } from "./identity-review-messages";
 import { identityProviderMessages } from "./identity-provider-messages";
 import { transactionPageMessages } from "./transaction-page-messages";
+import { homeMessages } from "./home-messages";
 
 /** The areas whose keys make the one table `t(key)` reads on staff pages and the transaction page. */
 export const dashboardAreas = {
@@ -22,6 +23,7 @@ export const dashboardAreas = {
   identityReviewMessages,
   identityProviderMessages,
   transactionPageMessages,
+  homeMessages,
 };
 
 export const messages = mergeCatalogues(dashboardAreas);

@@ -9,6 +9,7 @@ import { CredentialRowActions } from "@/components/api-access/credential-row-act
 import { CallbackSecretCard } from "@/components/api-access/callback-secret-card";
 import { formatDateTime } from "@/components/processes/format-date-time";
 import { roleName } from "@/lib/i18n/role-names";
+import { TokenNote } from "@/components/api-access/token-note";
 
 export const dynamic = "force-dynamic";
 
@@ -25,6 +26,7 @@ export default async function ApiAccessPage() {
   return (
     <div className="stack">
       <h1>{t("nav.apiAccess")}</h1>
+      <TokenNote publicUrl={config.publicUrl} domain={staff.organizationDomain} t={t} />
       <section className="card">
         <h2>{t("api.credentials")}</h2>
         <p className="muted">{t("api.credentialsHelp")}</p>

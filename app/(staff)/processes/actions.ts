@@ -70,6 +70,7 @@ export async function unlockSignerAction(input: unknown): Promise<ActionResult> 
   return runStaffAction("identity:review", async (staff, services) => {
     await unlockSigner({ organizationId: staff.organizationId, processId, signerId, actor: staff.email }, services.db);
     revalidatePath(detailPath(processId));
+    revalidatePath("/"); // the home lists locked signers too
     return { message: "Firmante desbloqueado: tiene 3 intentos nuevos." };
   });
 }
@@ -79,6 +80,7 @@ export async function redeliverCallbackAction(processId: unknown): Promise<Actio
   return runStaffAction("processes:notify", async (staff, services) => {
     const outboxId = await redeliverCallback({ organizationId: staff.organizationId, processId: id, actor: staff.email }, services.db);
     revalidatePath(detailPath(id));
+    revalidatePath("/"); // the home lists undelivered callbacks too
     return { message: `Callback encolado de nuevo (trabajo ${outboxId}).` };
   });
 }
