@@ -63,7 +63,8 @@ export async function loadWorkQueue(input: { organizationId: string; role: Staff
 }
 
 async function expiring(organizationId: string, now: Date, db: Db): Promise<Listed<ExpiringProcess>> {
-  const unsigned = sql<number>`(select count(*)::int from ${processSigners} where ${processSigners.processId} = ${processes.id} and ${processSigners.status} = 'pending')`;
+  // spelled out: in a one-table select drizzle drops the table from column names, which would make this subquery ambiguous
+  const unsigned = sql<number>`(select count(*)::int from process_signers ps where ps.process_id = processes.id and ps.status = 'pending')`;
   const where = and(
     eq(processes.organizationId, organizationId),
     eq(processes.status, "pending"),

@@ -43,7 +43,7 @@ export async function summarizeDailyActivity(input: { organizationId: string; ti
       .select({ day, count: sql<number>`count(*)::int` })
       .from(table)
       .where(and(eq(organization, input.organizationId), isNotNull(column), gte(column, start), lte(column, input.now), extra))
-      .groupBy(day);
+      .groupBy(sql`1`); // by position: the zone is a parameter, and two parameters never compare equal
     return new Map(rows.map((r) => [r.day, Number(r.count)]));
   };
   const [stamps, signers, created, completed] = await Promise.all([
