@@ -73,7 +73,11 @@ for (const size of SIZES) {
 
     // redelivering from the home takes the callback off the queue
     await page.goto("/");
-    await dead.getByRole("button", { name: "Reenviar callback" }).click();
+    // the server action answers before the page leaves (it posts to the page's own address)
+    await Promise.all([
+      page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/"),
+      dead.getByRole("button", { name: "Reenviar callback" }).click(),
+    ]);
     await page.goto(`/processes/${encodeURIComponent(deadId)}`);
     await expect(page.getByTestId("callback-log").locator("[data-status]")).toHaveCount(2);
   });
