@@ -77,6 +77,20 @@ async function main() {
       times.push(performance.now() - start);
     }
     times.sort((a, b) => a - b);
+    const parts = {
+      queue: () => loadWorkQueue({ organizationId, role: "owner", now: new Date() }, { db }),
+      activity: () => summarizeDailyActivity({ organizationId, timeZone: "America/Lima", now: new Date(), days: 30 }, { db }),
+      events: () => listRecentProcessEvents({ organizationId, limit: 10 }, { db }),
+    };
+    for (const [name, part] of Object.entries(parts)) {
+      const each: number[] = [];
+      for (let run = 0; run < 10; run++) {
+        const start = performance.now();
+        await part();
+        each.push(performance.now() - start);
+      }
+      console.log(`  ${name}: median ${each.sort((a, b) => a - b)[5].toFixed(1)} ms`);
+    }
     console.log(`home data on PGlite, ${TOTAL} processes: median ${times[RUNS / 2].toFixed(1)} ms, p90 ${times[Math.floor(RUNS * 0.9)].toFixed(1)} ms, max ${times[RUNS - 1].toFixed(1)} ms (${RUNS} runs)`);
   } finally {
     await close();
