@@ -45,7 +45,7 @@ for (const size of SIZES) {
     await page.reload();
     expect(await count(page, "approvals")).toBe(before.approvals + 1);
     expect(await count(page, "expiring")).toBe(before.expiring + 1);
-    await expect(page.getByTestId("expiring-item").filter({ hasText: description })).toContainText("1 firmantes pendientes");
+    await expect(page.getByTestId("expiring-item").filter({ hasText: description })).toContainText("firmantes pendientes: 1");
     const dead = page.locator(`[data-testid="dead-callback-item"][data-process="${deadId}"]`);
     await expect(dead.getByRole("button", { name: "Reenviar callback" })).toBeVisible();
     await auditPage(page, "staff", "home");
