@@ -69,7 +69,10 @@ function SignatureCard({ index, signature: s, t, locale, timeZone }: { index: nu
             {s.identityLevel && (
               <>
                 <dt>{t.identity}</dt>
-                <dd data-testid="verify-identity-level" data-level={s.identityLevel}>{t.identityLevel[s.identityLevel]}</dd>
+                <dd data-testid="verify-identity-level" data-level={s.identityLevel}>
+                  {t.identityLevel[s.identityLevel]}
+                  {s.signerOrganization ? ` — ${s.signerOrganization}` : ""}
+                </dd>
               </>
             )}
           </>

@@ -45,6 +45,8 @@ export const signerEidLogins = pgTable(
     state: text("state").notNull(),
     nonce: text("nonce").notNull(),
     codeVerifier: text("code_verifier").notNull(),
+    /** The signer session (cookie) that started the login: the eid level it yields is valid there only. */
+    sessionId: text("session_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     consumedAt: timestamp("consumed_at", { withTimezone: true }),
   },

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { organizations, users } from "./organizations";
 import { processes, processLinks, processSigners } from "./processes";
 
@@ -46,6 +46,8 @@ export const identityReviews = pgTable(
     /** The facial try (1–3) this review decides. */
     attempt: integer("attempt").notNull(),
     checkId: text("check_id").notNull(),
+    /** The signer session (cookie) that made the try: an approval lets that session sign, no other. */
+    sessionId: text("session_id"),
     /** Encrypted blobs (lib/crypto/encrypt-biometric): the ID photo, the portrait cut from it, frame 0. */
     cardBlobKey: text("card_blob_key").notNull(),
     portraitBlobKey: text("portrait_blob_key").notNull(),
@@ -58,6 +60,8 @@ export const identityReviews = pgTable(
     decidedAt: timestamp("decided_at", { withTimezone: true }),
     decidedBy: uuid("decided_by").references(() => users.id, { onDelete: "set null" }),
     decidedByEmail: text("decided_by_email"),
+    /** The process's creator approved because nobody else in the organization may review (audited, shown on the review). */
+    soleReviewerException: boolean("sole_reviewer_exception").notNull().default(false),
     /** Why it was rejected, shown to the signer. */
     reason: text("reason"),
   },

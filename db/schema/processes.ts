@@ -15,7 +15,8 @@ export type StampSlot = { page: number; x: number; y: number; size: number; orie
 export type StampPositions = Record<string, Record<string, StampSlot>>;
 export type SignerContact = { type: "email" | "whatsapp"; value: string; tz: string; notified: boolean };
 export type SignerPinfo = { given_name: string; family_name: string };
-export type FacialCheck = { result: boolean; msg: string; id: string; expire: number; selfie: string };
+/** `session`: the signer session (cookie) that made the try; only that session may sign on it. */
+export type FacialCheck = { result: boolean; msg: string; id: string; expire: number; selfie: string; session?: string };
 export type SignData = { signAction?: string; facial?: FacialCheck; date?: number; result?: string; identity?: SignerIdentity };
 
 /** A signature process (folio). The id is `<32 hex>:<16 hex>` like the original service's. */

@@ -1,4 +1,5 @@
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { ReferenceSupplier } from "@/lib/identity-assurance/identity-level";
 import { organizations } from "./organizations";
 
 /**
@@ -16,6 +17,8 @@ export const registryPhotos = pgTable(
     nat: text("nat").notNull(),
     docId: text("doc_id").notNull(),
     blobKey: text("blob_key").notNull(),
+    /** Who uploaded this portrait (staff user or process-API credential); null for rows stored before issue 36. */
+    suppliedBy: jsonb("supplied_by").$type<ReferenceSupplier | null>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -35,6 +35,7 @@ const es = {
   "certificate_holder.enrolled": "Titular de certificado registrado",
   "identity_review.approved": "Identidad aprobada en revisión",
   "identity_review.rejected": "Identidad rechazada en revisión",
+  "identity_review.sole_reviewer_exception": "Revisión aprobada por quien creó el proceso (único revisor)",
   "organization.identity_review_switched": "Revisión de identidad activada o desactivada",
 } satisfies Record<AuditAction, string>;
 
@@ -73,6 +74,7 @@ export const auditActionMessages = {
     "certificate_holder.enrolled": "Certificate holder enrolled",
     "identity_review.approved": "Identity approved in review",
     "identity_review.rejected": "Identity rejected in review",
+    "identity_review.sole_reviewer_exception": "Review approved by the process's creator (only reviewer)",
     "organization.identity_review_switched": "Identity review switched on or off",
   },
 } satisfies Catalogue<typeof es>;

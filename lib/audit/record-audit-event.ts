@@ -35,6 +35,7 @@ export type AuditAction =
   | "certificate_holder.enrolled"
   | "identity_review.approved"
   | "identity_review.rejected"
+  | "identity_review.sole_reviewer_exception"
   | "organization.identity_review_switched"
   | "organization.identity_provider_saved"
   | "organization.identity_provider_removed";

@@ -21,7 +21,7 @@ export const permissions = [
   "biometrics:read",
   "identity:review",
   "audit:read",
-  "identity:review",
+  "identity:registry",
 ] as const;
 export type Permission = (typeof permissions)[number];
 
@@ -44,7 +44,8 @@ const admin: Permission[] = [
   "biometrics:read",
   "identity:review",
   "audit:read",
-  "identity:review",
+  // supplying the reference portrait that makes a signer `registry` (issue 36): never an operator's
+  "identity:registry",
 ];
 
 export const rolePermissions: Record<StaffRole | CredentialRole, readonly Permission[]> = {

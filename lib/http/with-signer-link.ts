@@ -3,7 +3,7 @@ import { withPublic } from "@/lib/http/with-api-auth";
 import { FaceError } from "@/lib/faces/face-error";
 import { isAppError } from "@/lib/errors";
 import type { Services } from "@/lib/runtime/services";
-import { SIGNER_SESSION_COOKIE, issueSignerSession, readSignerSession, signerSessionCookies } from "@/lib/signers/signer-session";
+import { SIGNER_SESSION_COOKIE, issueSignerSession, newSignerSessionId, readSignerSession, signerSessionCookies } from "@/lib/signers/signer-session";
 import { SignerFlowError } from "@/lib/signers/signer-flow-error";
 import { describeSignerClient, type SignerClient } from "@/lib/signers/describe-signer-client";
 import { currentRequestId } from "@/lib/runtime/request-context";
@@ -12,9 +12,11 @@ type Context = {
   token: string;
   /** The signer named by a valid session cookie for this link. */
   signerId: string | null;
+  /** This browser's signer session: identity proofs are bound to it (lib/identity-assurance/session-proof.ts). */
+  sessionId: string | null;
   services: Services;
   params: Record<string, string | string[]>;
-  /** Set-Cookie values that (re)start the signer session for this link. */
+  /** Set-Cookie values that (re)start the signer session for this link (renewing keeps the session id). */
   sessionCookies: (signerId: string) => string[];
   /** Address and user agent of the request, for the signer's evidence. */
   client: SignerClient;
@@ -36,8 +38,9 @@ export function withSignerLink(options: { session: "required" | "optional" }, ha
         return Response.json({ success: false, reason: "session_expired", message: "Su sesión de firma venció; vuelva a abrir el enlace.", requestId: currentRequestId() }, { status: 401 });
       }
       const secure = services.config.publicUrl.startsWith("https:");
-      const sessionCookies = (signerId: string) => signerSessionCookies(issueSignerSession(services.config.secretKey, token, signerId), token, secure);
-      return await handler(request, { token, signerId: session?.signerId ?? null, services, params, sessionCookies, client: describeSignerClient(request, services.config.trustedProxies) });
+      const sessionId = (signerId: string) => (session?.signerId === signerId ? session.sessionId : newSignerSessionId());
+      const sessionCookies = (signerId: string) => signerSessionCookies(issueSignerSession(services.config.secretKey, token, signerId, sessionId(signerId)), token, secure);
+      return await handler(request, { token, signerId: session?.signerId ?? null, sessionId: session?.sessionId ?? null, services, params, sessionCookies, client: describeSignerClient(request, services.config.trustedProxies) });
     } catch (error) {
       if (error instanceof SignerFlowError || error instanceof FaceError) {
         const reason = error instanceof SignerFlowError ? error.reason : error.reason.toLowerCase();

@@ -20,6 +20,9 @@ export type IdentityLevel = (typeof identityLevels)[number];
 export const identityMethods = ["oidc", "registry-photo", "identity-registry", "id-document", "none"] as const;
 export type IdentityMethod = (typeof identityMethods)[number];
 
+/** Who uploaded a registry portrait, and when (issue 36): `referenceBy` in sign_data.identity. */
+export type ReferenceSupplier = { kind: "user" | "credential"; id: string | null; name: string; at: string };
+
 /** Stored on the signer when identification completes; copied into sign_data.identity at signing. */
 export type SignerIdentity = {
   level: IdentityLevel;
@@ -30,6 +33,14 @@ export type SignerIdentity = {
   at: string;
   /** For `eid`: the provider's issuer URL. */
   provider?: string;
+  /** For `registry`: who supplied the reference portrait the selfie matched, and when. */
+  referenceBy?: ReferenceSupplier;
+  /** The signer session (cookie) that proved the level: only that session may sign on it. */
+  session?: string;
+  /** The facial check id (signData.facial.id) of the try that proved it: a newer try voids it. */
+  check?: string;
+  /** The names the reviewer saw or the provider returned: other names void the proof. */
+  names?: { given_name: string; family_name: string };
 };
 
 /**

@@ -20,7 +20,8 @@ export function signAfterReviewJobHandler(services: Services): JobHandler {
     if (!review || review.status !== "approved") throw new PermanentJobFailure("no approved review");
     const token = linkTokenOf(review.linkId, services.config.secretKey);
     try {
-      await signAsProcessSigner({ token, signerId: review.signerId, client: review.signRequestClient ?? undefined }, { ...services, db });
+      // the approval lets the session that made the reviewed try sign, and that session asked for this
+      await signAsProcessSigner({ token, signerId: review.signerId, sessionId: review.sessionId ?? undefined, client: review.signRequestClient ?? undefined }, { ...services, db });
     } catch (error) {
       if (error instanceof SignerFlowError && error.reason === "already_signed") return;
       if (error instanceof SignerFlowError && error.reason !== "document_changed") throw new PermanentJobFailure(error.reason);

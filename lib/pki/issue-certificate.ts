@@ -97,13 +97,21 @@ export async function issueAgentCertificate(
 /** Certificate for one signing session of a person; a fresh key every time, used once and dropped. */
 export async function issueSignerCertificate(
   issuing: CertificateWithKey,
-  options: PersonIdentity & { validityMinutes: number; crlBaseUrl: string; now?: Date; /** certificatePolicies (e.g. the signer's identity level, lib/identity-assurance). */ policyOids?: string[] },
+  options: PersonIdentity & {
+    validityMinutes: number;
+    crlBaseUrl: string;
+    now?: Date;
+    /** certificatePolicies (e.g. the signer's identity level, lib/identity-assurance). */
+    policyOids?: string[];
+    /** The organization that vouched for this person's identity (O= in the subject, issue 36). */
+    organization?: string;
+  },
 ): Promise<IssuedCertificate> {
   requirePositiveInteger(options.validityMinutes, "validityMinutes");
   for (const oid of options.policyOids ?? []) if (!/^\d+(\.\d+)+$/.test(oid)) throw new PkiError("INVALID_INPUT", "policyOids must be dotted OIDs");
   const now = options.now ?? new Date();
   return createCertificate({
-    subject: personSubject(options),
+    subject: personSubject(options, options.organization),
     issuer: issuing,
     crlBaseUrl: options.crlBaseUrl,
     notBefore: new Date(now.getTime() - clockSkew),

@@ -45,11 +45,14 @@ const blobCount = () => (fs.existsSync(path.join(dir, "blobs", org.a, "registry-
 
 describe("registry photos", () => {
   it("saves, replaces (deleting the old blob), reads within the organization only, and deletes with audit entries", async () => {
-    const first = await saveRegistryPhoto({ organizationId: org.a, upload: upload("74407841"), actor: "o@registry-a.test" }, { db, ...services });
+    const first = await saveRegistryPhoto({ organizationId: org.a, upload: upload("74407841"), supplier: { kind: "user", id: null, name: "o@registry-a.test" } }, { db, ...services });
     expect(first.replaced).toBe(false);
-    const second = await saveRegistryPhoto({ organizationId: org.a, upload: upload("74407841", otherPortrait), actor: "api@registry-a.test" }, { db, ...services });
+    const second = await saveRegistryPhoto({ organizationId: org.a, upload: upload("74407841", otherPortrait), supplier: { kind: "credential", id: null, name: "api@registry-a.test" } }, { db, ...services });
     expect(second.replaced).toBe(true);
     expect(blobCount()).toBe(1);
+    // the replacement names its own supplier: referenceBy follows the portrait in use
+    const reference = await findRegistryPhoto({ organizationId: org.a, nat: "PER", docId: "74407841" }, { db, ...services });
+    expect(reference?.suppliedBy).toMatchObject({ kind: "credential", name: "api@registry-a.test" });
 
     const { photos } = await listRegistryPhotos({ organizationId: org.a, query: ZListRegistryPhotosQuery.parse({}) }, db);
     expect(photos.map((p) => [p.nat, p.docId])).toEqual([["PER", "74407841"]]);
@@ -74,7 +77,7 @@ describe("registry photos", () => {
     { name: "an ID type the organization does not enable", input: () => upload("12345678-5", portrait, "CHL"), field: "nat" },
     { name: "a photo without a face", input: () => upload("11111111", new Uint8Array(fs.readFileSync("/work/shared/fixtures/faces/no-face/no-face-chandelier-480x640.jpg"))), field: undefined },
   ])("refuses $name and stores nothing", async ({ input, field }) => {
-    await expect(saveRegistryPhoto({ organizationId: org.b, upload: input(), actor: "o" }, { db, ...services })).rejects.toMatchObject({ code: "VALIDATION", field });
+    await expect(saveRegistryPhoto({ organizationId: org.b, upload: input(), supplier: { kind: "user", id: null, name: "o" } }, { db, ...services })).rejects.toMatchObject({ code: "VALIDATION", field });
     const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(registryPhotos).where(eq(registryPhotos.organizationId, org.b));
     expect(n).toBe(0);
   });

@@ -4,8 +4,11 @@ import { nationalIdProblem, normalizeDocId } from "@/lib/identity-registry/check
 
 export const MAX_REGISTRY_PHOTO_BYTES = 8 * 1024 * 1024;
 
-/** Who may store, replace or delete registry photos: the API route and the dashboard ask the same question. */
-export const REGISTRY_PHOTO_WRITE: Permission = "processes:create";
+/**
+ * Who may store, replace or delete registry photos: the API route and the dashboard ask the same
+ * question. A reference portrait decides who passes as `registry`, so operators may not (issue 36).
+ */
+export const REGISTRY_PHOTO_WRITE: Permission = "identity:registry";
 
 const isJpegOrPng = (bytes: Uint8Array) =>
   (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) || (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47);

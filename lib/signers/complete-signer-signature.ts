@@ -17,7 +17,7 @@ import type { PadesLevel } from "@/lib/verification/verification-report";
 import type { SignerIdentity } from "@/lib/identity-assurance/identity-level";
 import { signatureIdentityOf } from "@/lib/identity-assurance/signature-identity";
 
-/** sign_data.identity on the wire: {level, method, reviewedBy?, at} (plus the eID provider). */
+/** sign_data.identity on the wire: {level, method, reviewedBy?, at} (plus the eID provider, and who supplied a registry reference). */
 function pickIdentity(identity: SignerIdentity): SignerIdentity {
   return {
     level: identity.level,
@@ -25,6 +25,7 @@ function pickIdentity(identity: SignerIdentity): SignerIdentity {
     ...(identity.reviewedBy ? { reviewedBy: identity.reviewedBy } : {}),
     at: identity.at,
     ...(identity.provider ? { provider: identity.provider } : {}),
+    ...(identity.referenceBy ? { referenceBy: identity.referenceBy } : {}),
   };
 }
 
@@ -44,12 +45,12 @@ export type SignedDocument = {
  * the callback; with sign order, the next signer is notified. One transaction.
  */
 export async function completeSignerSignature(
-  input: { token: string; signerId: string; signedDocuments: SignedDocument[]; signAction?: string; client?: SignerClient; padesLevel?: PadesLevel | null; /** The identity the certificate was issued for. */ identity?: SignerIdentity },
+  input: { token: string; signerId: string; /** The signer session that signs: the one that proved the identity. */ sessionId?: string; signedDocuments: SignedDocument[]; signAction?: string; client?: SignerClient; padesLevel?: PadesLevel | null; /** The identity the certificate was issued for. */ identity?: SignerIdentity },
   db: Db,
 ): Promise<{ processStatus: "pending" | "signed"; completed: boolean }> {
   return db.transaction(async (tx) => {
     const context = await resolveSigningLink({ token: input.token, lock: true }, tx);
-    const signer = assertMaySign(context, input.signerId);
+    const signer = assertMaySign(context, input.signerId, input.sessionId);
     const { process, signers } = context;
     // the level recorded is the one proven now (a review rejected meanwhile leaves none), as the certificate says
     const identity = signatureIdentityOf(signer);
@@ -83,8 +84,10 @@ export async function completeSignerSignature(
       .where(eq(processSigners.id, signer.id));
     // the evidence of the signature: the device that signed and when each file was shown to the signer
     const pagesShown = (await readingTimesOf(signer.id, tx)).map((r) => ({ documentId: r.documentId, pages: r.pages, firstShownAt: new Date(r.firstShownAt).toISOString(), lastShownAt: new Date(r.lastShownAt).toISOString() }));
+    // the session that proved the identity and the one that signs (the same, or assertMaySign refused)
+    const sessions = { provedIn: identity.session ?? signer.signData.facial?.session ?? null, signedIn: input.sessionId ?? null };
     await recordProcessEvent(
-      { processId: process.id, organizationId: process.organizationId, kind: "signed", signerId: signer.id, detail: { documents: mine.map((d) => d.id), client: input.client, pagesShown, identity: pickIdentity(input.identity ?? identity) } },
+      { processId: process.id, organizationId: process.organizationId, kind: "signed", signerId: signer.id, detail: { documents: mine.map((d) => d.id), client: input.client, pagesShown, identity: pickIdentity(input.identity ?? identity), sessions } },
       tx,
     );
     await recordAuditEvent(
@@ -93,7 +96,7 @@ export async function completeSignerSignature(
         actor: `${signer.nat}:${signer.docId}`,
         action: "signer.signed",
         target: process.id,
-        detail: { signerId: signer.id, documents: mine.map((d) => ({ id: d.id, sha256: given.get(d.id)!.sha256 })), client: input.client, pagesShown, identity: pickIdentity(input.identity ?? identity) },
+        detail: { signerId: signer.id, documents: mine.map((d) => ({ id: d.id, sha256: given.get(d.id)!.sha256 })), client: input.client, pagesShown, identity: pickIdentity(input.identity ?? identity), sessions },
       },
       tx,
     );

@@ -54,7 +54,7 @@ async function startedLogin(docId: string) {
   const created = await eidProcess(docId);
   const token = String(created.msg).split("/").pop()!;
   const { signerId } = await verifySignerIdentity({ token, docId }, db);
-  const started = await startEidLogin({ token, signerId }, { db, secretKey, redirectUri });
+  const started = await startEidLogin({ token, signerId, sessionId: "s-test" }, { db, secretKey, redirectUri });
   if (!("loginId" in started)) throw new Error(`start failed: ${started.failed}`);
   const url = new URL(started.authorizationUrl);
   const callback = (state = url.searchParams.get("state")!) => new URL(`${redirectUri}?code=c&state=${state}`);
@@ -108,7 +108,7 @@ describe("eID login (signChallenges eid)", () => {
     await expect(finishEidLogin({ loginId: login.loginId, callbackUrl: login.callback() }, { db, secretKey })).resolves.toMatchObject({ outcome: "other_person" });
     expect((await signerRow(login.signerId)).identity).toBeNull();
 
-    const second = await startEidLogin({ token: login.token, signerId: login.signerId }, { db, secretKey, redirectUri });
+    const second = await startEidLogin({ token: login.token, signerId: login.signerId, sessionId: "s-test" }, { db, secretKey, redirectUri });
     if (!("loginId" in second)) throw new Error("start failed");
     await expect(finishEidLogin({ loginId: second.loginId, callbackUrl: login.callback("someone-elses-state") }, { db, secretKey })).resolves.toMatchObject({ outcome: "state" });
     // the same login again: already consumed, answered as a foreign state and counted
@@ -118,13 +118,13 @@ describe("eID login (signChallenges eid)", () => {
     expect(row.facialAttempts).toBe(3);
     const events = await db.select().from(processEvents).where(eq(processEvents.signerId, login.signerId));
     expect(events.filter((e) => e.kind === "eid_recorded").map((e) => (e.detail as { reason: string }).reason)).toEqual(["other_person", "state", "state"]);
-    await expect(startEidLogin({ token: login.token, signerId: login.signerId }, { db, secretKey, redirectUri })).rejects.toMatchObject({ reason: "locked" });
+    await expect(startEidLogin({ token: login.token, signerId: login.signerId, sessionId: "s-test" }, { db, secretKey, redirectUri })).rejects.toMatchObject({ reason: "locked" });
   });
 
   it("starting logins is bounded per signer (10 per 10 minutes)", async () => {
     const login = await startedLogin("55667788");
-    for (let i = 1; i < 10; i++) await startEidLogin({ token: login.token, signerId: login.signerId }, { db, secretKey, redirectUri });
-    await expect(startEidLogin({ token: login.token, signerId: login.signerId }, { db, secretKey, redirectUri })).rejects.toMatchObject({ code: "RATE_LIMITED" });
+    for (let i = 1; i < 10; i++) await startEidLogin({ token: login.token, signerId: login.signerId, sessionId: "s-test" }, { db, secretKey, redirectUri });
+    await expect(startEidLogin({ token: login.token, signerId: login.signerId, sessionId: "s-test" }, { db, secretKey, redirectUri })).rejects.toMatchObject({ code: "RATE_LIMITED" });
     expect((await signerRow(login.signerId)).facialAttempts).toBe(0);
   });
 

@@ -40,7 +40,7 @@ export async function finishEidLogin(
     const context = await resolveSigningLink({ token }, deps.db);
     const signer = actingSigner(context, login.signerId);
     // a reload of the callback after success is not a new try
-    if (!consumed && signer.identity?.level === "eid") return { token, outcome: "ok" };
+    if (!consumed && signer.identity?.level === "eid" && signer.identity.session === login.sessionId) return { token, outcome: "ok" };
     const attempt = await claimIdentityTry(signer.id, deps.db);
     const counted = { signer, processId: context.process.id, organizationId: context.process.organizationId, attempt, client: input.client };
     try {
@@ -52,7 +52,7 @@ export async function finishEidLogin(
       const identity = await exchangeEidCode(config, provider, { callbackUrl: input.callbackUrl, expectedState: login.state, nonce: login.nonce, codeVerifier: login.codeVerifier });
       if (normalizeDocId(identity.documentNumber) !== signer.docId) throw new EidFailure("other_person");
       if (!ZPersonNames.safeParse({ given_name: identity.givenName, family_name: identity.familyName }).success) throw new EidFailure("claims_missing");
-      await recordEidSuccess({ ...counted, identity }, deps.db);
+      await recordEidSuccess({ ...counted, identity, sessionId: login.sessionId ?? undefined }, deps.db);
       return { token, outcome: "ok" };
     } catch (error) {
       if (!(error instanceof EidFailure)) throw error;

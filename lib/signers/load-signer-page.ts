@@ -41,13 +41,13 @@ function stagesOf(challenges: readonly string[]): SignerStage[] {
  * session cookie, if any): a problem page with its reason, the ID form, the facial check, or the
  * documents to read and sign.
  */
-export async function loadSignerPage(input: { token: string; signerId?: string }, services: Services): Promise<SignerPageState> {
+export async function loadSignerPage(input: { token: string; signerId?: string; sessionId?: string }, services: Services): Promise<SignerPageState> {
   const { db } = services;
   try {
     // a shared link locked by wrong ID numbers names no signer, so openSigningLink alone would just ask again
     const link = await resolveSigningLink({ token: input.token }, db);
     if (link.link.lockedAt) throw new SignerFlowError("locked");
-    const view = await openSigningLink({ token: input.token, signerId: input.signerId }, db);
+    const view = await openSigningLink({ token: input.token, signerId: input.signerId, sessionId: input.sessionId }, db);
     const base = { organizationName: view.organizationName, description: view.description, expireAt: view.expireAt, signOrder: view.signOrder, signers: view.signers };
     if (!input.signerId || !view.signer) {
       // before the signer is known: the stages every signer this link may name has in common
@@ -86,7 +86,7 @@ export async function loadSignerPage(input: { token: string; signerId?: string }
         ...(review?.status === "rejected" && review.reason && review.checkId === row.signData.facial?.id ? { reviewRejectedReason: review.reason } : {}),
       };
     }
-    const plan = await prepareSignerSignature({ token: input.token, signerId: signer.id }, db);
+    const plan = await prepareSignerSignature({ token: input.token, signerId: signer.id, sessionId: input.sessionId }, db);
     return {
       step: "read",
       summary,

@@ -3,6 +3,7 @@ import { actingSigner, nextSigner, resolveSigningLink } from "./resolve-signing-
 import { eq } from "drizzle-orm";
 import { processDocuments } from "@/db/schema";
 import { SignerFlowError } from "./signer-flow-error";
+import { sessionProofProblem } from "@/lib/identity-assurance/session-proof";
 
 export type SigningLinkView = {
   processId: string;
@@ -41,14 +42,15 @@ export const MAX_ID_ATTEMPTS = 5;
  * What a signer page shows on opening a link. Unknown, replaced or expired links and concluded
  * processes are SignerFlowErrors (NOT_FOUND / GONE) with a reason the page can show.
  */
-export async function openSigningLink(input: { token: string; signerId?: string }, db: Db): Promise<SigningLinkView> {
+export async function openSigningLink(input: { token: string; signerId?: string; sessionId?: string }, db: Db): Promise<SigningLinkView> {
   const context = await resolveSigningLink({ token: input.token }, db);
   const { link, process, organization, signers } = context;
   let signer: SigningLinkView["signer"] = null;
   if (link.signerId || input.signerId || !context.identityRequired) {
     try {
       const acting = actingSigner(context, input.signerId);
-      const facial = acting.signData.facial;
+      // a proof counts only in the session that made it: another browser on this link proves again
+      const problem = sessionProofProblem(acting, input.sessionId);
       signer = {
         id: acting.id,
         alias: acting.signerAlias,
@@ -57,10 +59,10 @@ export async function openSigningLink(input: { token: string; signerId?: string 
         identityVerified: Boolean(acting.identityVerifiedAt),
         namesConfirmed: Boolean(acting.namesConfirmedAt && acting.pinfo),
         facialRequired: acting.signChallenges.includes("facial"),
-        facialPassed: Boolean(facial?.result && facial.expire * 1000 > Date.now()),
+        facialPassed: acting.signChallenges.includes("facial") && problem === null,
         facialAttemptsLeft: Math.max(0, MAX_FACIAL_ATTEMPTS - acting.facialAttempts),
         eidRequired: acting.signChallenges.includes("eid"),
-        eidPassed: acting.identity?.level === "eid",
+        eidPassed: acting.identity?.level === "eid" && problem !== "eid_required",
         isNext: !process.signOrder || nextSigner(signers)?.id === acting.id,
       };
     } catch (error) {

@@ -6,6 +6,7 @@ import { filesOf } from "@/lib/processes/plan-stamp-positions";
 import { actingSigner, nextSigner, resolveSigningLink, type SignerRow, type SigningContext } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
 import type { SignerIdentity } from "@/lib/identity-assurance/identity-level";
+import { sessionProofProblem } from "@/lib/identity-assurance/session-proof";
 
 /** One file the signer signs, and where their stamp goes. Coordinates: PDF points, origin bottom-left of the stamp page. */
 export type DocumentToSign = {
@@ -46,9 +47,9 @@ export type SignerSignaturePlan = {
  * it is their turn (sign order). Read-only: nothing is reserved; completeSignerSignature checks
  * that the documents did not change in between.
  */
-export async function prepareSignerSignature(input: { token: string; signerId: string }, db: Db): Promise<SignerSignaturePlan> {
+export async function prepareSignerSignature(input: { token: string; signerId: string; sessionId?: string }, db: Db): Promise<SignerSignaturePlan> {
   const context = await resolveSigningLink({ token: input.token }, db);
-  const signer = assertMaySign(context, input.signerId);
+  const signer = assertMaySign(context, input.signerId, input.sessionId);
   const { process, organization, signers } = context;
   const documents = await db.select().from(processDocuments).where(eq(processDocuments.processId, process.id)).orderBy(asc(processDocuments.index));
   const files = new Set(filesOf(signer.stampPositions));
@@ -94,16 +95,19 @@ export async function prepareSignerSignature(input: { token: string; signerId: s
   };
 }
 
-/** The acting signer, if they may sign now; shared by prepare and complete. */
-export function assertMaySign(context: SigningContext, signerId: string): SignerRow {
+/**
+ * The acting signer, if they may sign now in this signer session (the proof must be this session's
+ * own, lib/identity-assurance/session-proof.ts); shared by prepare and complete.
+ */
+export function assertMaySign(context: SigningContext, signerId: string, sessionId: string | undefined): SignerRow {
   const signer = actingSigner(context, signerId);
-  if (signer.signChallenges.includes("facial")) {
-    const facial = signer.signData.facial;
-    if (!facial?.result || facial.expire * 1000 <= Date.now()) throw new SignerFlowError("facial_required");
-  }
-  if (signer.signChallenges.includes("eid") && signer.identity?.level !== "eid") throw new SignerFlowError("eid_required");
+  const problem = sessionProofProblem(signer, sessionId);
+  if (problem) throw new SignerFlowError(problem);
   if (context.process.signOrder && nextSigner(context.signers)?.id !== signer.id) throw new SignerFlowError("not_your_turn");
   // the signature names the person: their confirmed names go into the certificate and the stamp
   if (!signer.namesConfirmedAt || !signer.pinfo) throw new SignerFlowError("names_required");
+  // names the proof froze (the reviewer saw them, the provider returned them) are the names that sign
+  const frozen = signer.identity?.names;
+  if (frozen && (frozen.given_name !== signer.pinfo.given_name || frozen.family_name !== signer.pinfo.family_name)) throw new SignerFlowError("identity_under_review");
   return signer;
 }

@@ -29,16 +29,19 @@ export async function recordEidFailure(input: Counted & { reason: EidFailureReas
 
 /**
  * The provider vouched for the signer's document number: the signer's identity level becomes `eid`,
- * their identity counts as verified, and the provider's names become theirs (not editable).
+ * their identity counts as verified, and the provider's names become theirs (not editable). The
+ * level belongs to the signer session that started the login (issue 36).
  */
-export async function recordEidSuccess(input: Counted & { identity: EidIdentity }, db: Db): Promise<SignerIdentity> {
+export async function recordEidSuccess(input: Counted & { identity: EidIdentity; sessionId?: string }, db: Db): Promise<SignerIdentity> {
   const now = new Date();
   const level = identityLevelOf({ method: "oidc", documentNumberMatched: true })!;
-  const identity: SignerIdentity = { level, method: "oidc", at: now.toISOString(), provider: input.identity.issuer };
+  const names = { given_name: input.identity.givenName, family_name: input.identity.familyName };
+  // valid in the session that started the login, for at most EID_VALID_SECONDS (session-proof.ts)
+  const identity: SignerIdentity = { level, method: "oidc", at: now.toISOString(), provider: input.identity.issuer, names, ...(input.sessionId ? { session: input.sessionId } : {}) };
   await db.transaction(async (tx) => {
     await tx
       .update(processSigners)
-      .set({ identity, identityVerifiedAt: now, pinfo: { given_name: input.identity.givenName, family_name: input.identity.familyName }, namesConfirmedAt: null })
+      .set({ identity, identityVerifiedAt: now, pinfo: names, namesConfirmedAt: null })
       .where(eq(processSigners.id, input.signer.id));
     await recordProcessEvent(
       {

@@ -40,12 +40,14 @@ export async function recordFacialResult(
     result: boolean;
     score: number;
     selfieBlobKey: string;
+    /** The signer session that made the try: the pass (and an approval of it) counts there only. */
+    sessionId?: string;
     evaluation?: FacialEvaluation;
     client?: SignerClient;
     /** The level this passed try proved (registry, or document when the organization does not review). */
     identity?: SignerIdentity;
     /** A passed match on the signer's own ID photo: queued for staff review instead of a level. */
-    review?: { linkId: string; cardBlobKey: string; portraitBlobKey: string; card: IdentityReviewCard };
+    review?: { linkId: string; sessionId?: string; cardBlobKey: string; portraitBlobKey: string; card: IdentityReviewCard };
     /** The link as it was when the try was claimed: a try already evaluated is recorded even if a parallel one locked the signer meanwhile. */
     claimedWith?: SigningContext;
   },
@@ -65,11 +67,12 @@ export async function recordFacialResult(
       id: crypto.randomUUID(),
       expire: Math.floor(Date.now() / 1000) + FACIAL_VALID_SECONDS,
       selfie: input.selfieBlobKey,
+      ...(input.sessionId ? { session: input.sessionId } : {}),
     };
     const locked = !input.result && counted.attempts >= MAX_FACIAL_ATTEMPTS;
     await tx
       .update(processSigners)
-      .set({ signData: { ...counted.signData, facial }, identity: input.identity ?? null, ...(locked ? { lockedAt: new Date() } : {}) })
+      .set({ signData: { ...counted.signData, facial }, identity: input.identity ? { ...input.identity, check: facial.id } : null, ...(locked ? { lockedAt: new Date() } : {}) })
       .where(eq(processSigners.id, signer.id));
     if (input.review) {
       await tx.insert(identityReviews).values({
@@ -77,6 +80,7 @@ export async function recordFacialResult(
         processId: process.id,
         signerId: signer.id,
         linkId: input.review.linkId,
+        sessionId: input.review.sessionId ?? null,
         attempt: input.attempt,
         checkId: facial.id,
         cardBlobKey: input.review.cardBlobKey,

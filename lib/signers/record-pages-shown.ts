@@ -18,7 +18,7 @@ export const pagesToShow = (document: Pick<DocumentToSign, "pages" | "appendStam
  * time and the reporting device; later reports of the same page change nothing.
  */
 export async function recordPagesShown(
-  input: { token: string; signerId: string; documentId: string; pages: number[]; client: SignerClient },
+  input: { token: string; signerId: string; sessionId?: string; documentId: string; pages: number[]; client: SignerClient },
   db: Db,
 ): Promise<ReadingProgress> {
   const plan = await prepareSignerSignature(input, db);

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Services } from "@/lib/runtime/services";
 import { facePool } from "@/lib/runtime/process-pools";
-import { findRegistryPhoto } from "@/lib/registry-photos/find-registry-photo";
+import { findRegistryPhoto, type RegistryReference } from "@/lib/registry-photos/find-registry-photo";
 import { logInfo } from "@/lib/runtime/log";
 import type { SignerClient } from "./describe-signer-client";
 import { encryptBiometric } from "@/lib/crypto/encrypt-biometric";
@@ -50,7 +50,7 @@ export async function runFacialCheck(input: FacialTryInput, services: Services):
   return outcome;
 }
 
-type FacialTryInput = { token: string; signerId: string; ticket: string; frames: Uint8Array[]; idDocument?: Uint8Array; client?: SignerClient };
+type FacialTryInput = { token: string; signerId: string; /** The signer session making the try: its pass is valid there only. */ sessionId: string; ticket: string; frames: Uint8Array[]; idDocument?: Uint8Array; client?: SignerClient };
 
 async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services): Promise<FacialCheckOutcome> {
   const started = performance.now();
@@ -77,10 +77,10 @@ async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services
 
   // the nat's flow says which references count (a passport has no registry photo)
   let judged: FacialJudgement;
-  let registry: Uint8Array | null;
+  let registry: RegistryReference | null;
   try {
     registry = flow.facialReferences.includes("registry") ? await findRegistryPhoto({ organizationId, nat: signer.nat, docId: signer.docId }, { db, blobs, secretKey: config.secretKey }) : null;
-    const reference = registry ?? (flow.facialReferences.includes("id-document") ? input.idDocument : undefined);
+    const reference = registry?.photo ?? (flow.facialReferences.includes("id-document") ? input.idDocument : undefined);
     if (!reference) return retry("id_document_required");
     // the face models run in their own worker, where each organization has its own share of the queue
     judged = await facePool<SignerTasks>().run("judge-facial-try", { frames: input.frames, reference, referenceIsIdDocument: !registry, docId: signer.docId, challenges }, {}, [], { owner: organizationId });
@@ -91,7 +91,7 @@ async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services
   }
   if (judged.kind === "retry") return retry(judged.reason);
   await settleFacialTicket({ signerId: signer.id, nonce: ticket.nonce, outcome: "counted" }, db);
-  const reference = registry ?? input.idDocument!;
+  const reference = registry?.photo ?? input.idDocument!;
   const liveness = { live: judged.live, reasons: judged.reasons };
   const match = { similarity: judged.similarity, threshold: judged.threshold, decision: judged.decision };
   const passed = liveness.live && match.decision === "match";
@@ -118,17 +118,20 @@ async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services
   const level = registry
     ? identityLevelOf({ method: "registry-photo", facialPassed: passed })
     : identityLevelOf({ method: "id-document", facialPassed: passed, reviewApproved: false, reviewRequired });
-  const identity: SignerIdentity | undefined = level ? { level, method: registry ? "registry-photo" : "id-document", at: new Date().toISOString() } : undefined;
+  // the level names who supplied the reference it rests on, and belongs to this session's try
+  const referenceBy = registry?.suppliedBy ? { referenceBy: registry.suppliedBy } : {};
+  const identity: SignerIdentity | undefined = level ? { level, method: registry ? "registry-photo" : "id-document", at: new Date().toISOString(), session: input.sessionId, ...referenceBy } : undefined;
   const review =
     passed && !level && judged.idDocument
       ? {
           linkId: context.link.id,
+          sessionId: input.sessionId,
           cardBlobKey: `${prefix}-id-document.enc`,
           portraitBlobKey: `${prefix}-portrait.enc`,
           card: judged.idDocument,
         }
       : undefined;
-  const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, attempt, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc`, evaluation, client: input.client, identity, review, claimedWith: context }, db);
+  const recorded = await recordFacialResult({ token: input.token, signerId: signer.id, attempt, result: passed, score: match.similarity, selfieBlobKey: `${prefix}.jpg.enc`, sessionId: input.sessionId, evaluation, client: input.client, identity, review, claimedWith: context }, db);
   logInfo("facial check", { processId: context.process.id, signerId: signer.id, attempt, passed, live: liveness.live, similarity: match.similarity, durationMs, identityLevel: level });
   if (review) return { status: "under_review", attemptsLeft: recorded.attemptsLeft };
   if (passed) return { status: "passed", attemptsLeft: recorded.attemptsLeft };

@@ -39,12 +39,12 @@ const SIGNER_CERTIFICATE_MINUTES = 5 * 365 * 24 * 60;
  * Its three steps are the Server-Timing stages of the request (plan, produce, complete, the words
  * signPDF uses too); the database, blob store and pool time within them is charged where it is spent.
  */
-export async function signAsProcessSigner(input: { token: string; signerId: string; client?: SignerClient }, services: Services) {
+export async function signAsProcessSigner(input: { token: string; signerId: string; sessionId?: string; client?: SignerClient }, services: Services) {
   const plan = await timed("plan", () => planProcessSignature(input, services));
   const produced = await timed("produce", () => produceSignedDocuments(plan, services));
   // records the signature; the last one concludes the process and queues its callback, in one transaction
   const completed = await timed("complete", () => completeSignerSignature(
-    { token: input.token, signerId: input.signerId, signedDocuments: produced.signedDocuments, signAction: "sign", client: input.client, padesLevel: plan.isLastSigner ? produced.padesLevel : undefined, identity: plan.proven },
+    { token: input.token, signerId: input.signerId, sessionId: input.sessionId, signedDocuments: produced.signedDocuments, signAction: "sign", client: input.client, padesLevel: plan.isLastSigner ? produced.padesLevel : undefined, identity: plan.proven },
     services.db,
   ));
   // only the last signer's file is measured; earlier signatures are counted as unmeasured
@@ -55,7 +55,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
 type ProcessSignaturePlan = Awaited<ReturnType<typeof planProcessSignature>>;
 
 /** Who signs what, with which freshly issued certificate, time stampers and validation data. */
-async function planProcessSignature(input: { token: string; signerId: string }, { db, config }: Services) {
+async function planProcessSignature(input: { token: string; signerId: string; sessionId?: string }, { db, config }: Services) {
   const plan = await prepareSignerSignature(input, db);
   await assertEveryPageShown(plan, db);
   // the names the signer confirmed (prepareSignerSignature refuses to go on without them)
@@ -78,6 +78,8 @@ async function planProcessSignature(input: { token: string; signerId: string }, 
     validityMinutes: SIGNER_CERTIFICATE_MINUTES,
     crlBaseUrl: crlBaseUrl(settings.publicUrl),
     policyOids: [identityLevelPolicyOids[proven.level]],
+    // the shared platform CA certifies the person for this organization: who vouched is in the subject
+    organization: plan.organizationName.trim().slice(0, 64),
   }));
   // the certificate is kept (for revocation and audit); its key is not
   await storeCertificate({ certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey }, db);

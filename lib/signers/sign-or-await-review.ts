@@ -7,6 +7,7 @@ import type { SignerClient } from "./describe-signer-client";
 import { prepareSignerSignature } from "./prepare-signer-signature";
 import { assertEveryPageShown } from "./record-pages-shown";
 import { signAsProcessSigner } from "./sign-as-process-signer";
+import { SignerFlowError } from "./signer-flow-error";
 
 export type SignAnswer = { processStatus: "pending" | "signed"; completed: boolean; underReview?: boolean };
 
@@ -16,10 +17,12 @@ export type SignAnswer = { processStatus: "pending" | "signed"; completed: boole
  * approval produces the signature. An approval that won the race meanwhile leaves nothing to record:
  * the signature is then made at once.
  */
-export async function signOrAwaitReview(input: { token: string; signerId: string; client?: SignerClient }, services: Services): Promise<SignAnswer> {
+export async function signOrAwaitReview(input: { token: string; signerId: string; sessionId: string; client?: SignerClient }, services: Services): Promise<SignAnswer> {
   const { db } = services;
   const pending = await findPendingReview(input.signerId, db);
   if (pending) {
+    // only the session that made the reviewed try may ask for its signature: the approval will sign for it
+    if (!pending.sessionId || pending.sessionId !== input.sessionId) throw new SignerFlowError("facial_required");
     const plan = await prepareSignerSignature(input, db);
     await assertEveryPageShown(plan, db);
     const recorded = await db.transaction(async (tx) => {

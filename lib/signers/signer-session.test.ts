@@ -10,7 +10,7 @@ const signerId = "11111111-2222-3333-4444-555555555555";
 
 describe("signer session cookie", () => {
   const now = Date.UTC(2026, 0, 1);
-  const value = issueSignerSession(key, token, signerId, now);
+  const value = issueSignerSession(key, token, signerId, "session-1", now);
 
   it.each([
     ["valid", value, token, key, now, signerId],

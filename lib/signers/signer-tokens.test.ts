@@ -18,7 +18,9 @@ describe("signer session cookies", () => {
     "eyJ2IjoxLCJsIjoiNjZkMzRmYmE3MWY4ZjQ1MCIsInMiOiIxMTExMTExMS0yMjIyLTQzMzMtODQ0NC01NTU1NTU1NTU1NTUiLCJlIjoxNzkzNTM2MjAwfQ.Fwrr_f8RGFNECe9pPPUk7z12X0xijksvpHcJDguHn0w";
 
   it("a cookie issued by the old code still reads", () => {
-    expect(readSignerSession(key, link, old, now)).toEqual({ signerId, expiresAt: now + SIGNER_SESSION_SECONDS * 1000 });
+    expect(readSignerSession(key, link, old, now)).toMatchObject({ signerId, expiresAt: now + SIGNER_SESSION_SECONDS * 1000 });
+    // it is a session of its own, never the session of another cookie
+    expect(readSignerSession(key, link, old, now)?.sessionId).toMatch(/^c-/);
   });
 
   it.each([

@@ -24,7 +24,7 @@ export type StartedEidLogin = { loginId: string; authorizationUrl: string } | { 
  * reached (10 s) counts as a failed identity try, like every other eID failure.
  */
 export async function startEidLogin(
-  input: { token: string; signerId: string; client?: SignerClient },
+  input: { token: string; signerId: string; /** The signer session starting the login: the eid level it yields is valid there only. */ sessionId: string; client?: SignerClient },
   deps: { db: Db; secretKey: Uint8Array; redirectUri: string },
 ): Promise<StartedEidLogin> {
   const context = await resolveSigningLink({ token: input.token }, deps.db);
@@ -49,7 +49,7 @@ export async function startEidLogin(
     .where(and(eq(signerEidLogins.signerId, signer.id), gt(signerEidLogins.createdAt, new Date(Date.now() - EID_LOGIN_SECONDS * 1000))));
   if (recent.started >= MAX_EID_LOGINS_PER_WINDOW) throw new AppError("RATE_LIMITED", "Demasiados inicios de sesión con el proveedor de identidad; espere unos minutos.");
   const secrets = { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier() };
-  const [login] = await deps.db.insert(signerEidLogins).values({ signerId: signer.id, linkId: context.link.id, ...secrets }).returning({ id: signerEidLogins.id });
+  const [login] = await deps.db.insert(signerEidLogins).values({ signerId: signer.id, linkId: context.link.id, sessionId: input.sessionId, ...secrets }).returning({ id: signerEidLogins.id });
   const url = await eidAuthorizationUrl(config, provider, { redirectUri: deps.redirectUri, ...secrets });
   return { loginId: login.id, authorizationUrl: url.href };
 }

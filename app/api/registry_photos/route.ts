@@ -10,6 +10,6 @@ export const dynamic = "force-dynamic";
 export const PUT = withProcessToken(REGISTRY_PHOTO_WRITE, async (request, { caller, services }) => {
   const body = await parseMultipart(request, { maxFileBytes: MAX_REGISTRY_PHOTO_BYTES, maxFiles: 1, maxFields: 5 });
   const upload = parseWith(ZRegistryPhotoUpload, { ...body.fields, photo: body.files.find((f) => f.field === "photo")?.bytes });
-  const saved = await saveRegistryPhoto({ organizationId: caller.organizationId, upload, actor: caller.clientname }, { db: services.db, blobs: services.blobs, secretKey: services.config.secretKey });
+  const saved = await saveRegistryPhoto({ organizationId: caller.organizationId, upload, supplier: { kind: "credential", id: caller.credentialId, name: caller.clientname } }, { db: services.db, blobs: services.blobs, secretKey: services.config.secretKey });
   return Response.json(saved, { status: saved.replaced ? 200 : 201 });
 });

@@ -13,6 +13,6 @@ export const dynamic = "force-dynamic";
 export const POST = withSession(REGISTRY_PHOTO_WRITE, async (request, { staff, services }) => {
   const body = await parseMultipart(request, { maxFileBytes: MAX_REGISTRY_PHOTO_BYTES, maxFiles: 1, maxFields: 5 });
   const upload = parseWith(ZRegistryPhotoUpload, { ...body.fields, photo: body.files.find((f) => f.field === "photo")?.bytes });
-  const saved = await saveRegistryPhoto({ organizationId: staff.organizationId, upload, actor: staff.email }, { db: services.db, blobs: services.blobs, secretKey: services.config.secretKey });
+  const saved = await saveRegistryPhoto({ organizationId: staff.organizationId, upload, supplier: { kind: "user", id: staff.userId, name: staff.email } }, { db: services.db, blobs: services.blobs, secretKey: services.config.secretKey });
   return Response.json({ nat: saved.nat, docId: saved.doc_id, replaced: saved.replaced }, { status: saved.replaced ? 200 : 201 });
 });

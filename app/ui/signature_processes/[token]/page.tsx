@@ -26,7 +26,7 @@ export default async function SignerPage({ params, searchParams }: { params: Pro
   const { eid } = await searchParams;
   const services = await getServices();
   const session = readSignerSession(services.config.secretKey, token, (await cookies()).get(SIGNER_SESSION_COOKIE)?.value);
-  const [state, locale] = await Promise.all([loadSignerPage({ token, signerId: session?.signerId }, services), getLocale()]);
+  const [state, locale] = await Promise.all([loadSignerPage({ token, signerId: session?.signerId, sessionId: session?.sessionId }, services), getLocale()]);
   const api = `/api/signer/${token}`;
   const summary = state.step === "problem" ? null : state.summary;
   return (

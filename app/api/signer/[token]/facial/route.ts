@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
  * One facial try: `ticket` (from POST facial/challenge), `frame` (3–8 JPEGs in capture order: the
  * start pose, then the frames of each movement) and, without a registry photo, `idDocument`.
  */
-export const POST = withSignerLink({ session: "required" }, async (request, { token, signerId, services, client }) => {
+export const POST = withSignerLink({ session: "required" }, async (request, { token, signerId, sessionId, services, client }) => {
   const body = await parseMultipart(request, { maxFileBytes: 8 * 1024 * 1024, maxFiles: 9, maxFields: 5 });
 
   const upload = parseWith(ZFacialUpload, {
@@ -18,6 +18,6 @@ export const POST = withSignerLink({ session: "required" }, async (request, { to
     idDocument: body.files.find((f) => f.field === "idDocument")?.bytes,
     ticket: body.fields.ticket,
   });
-  const outcome = await runFacialCheck({ token, signerId: signerId!, ticket: upload.ticket, frames: upload.frames, idDocument: upload.idDocument, client }, services);
+  const outcome = await runFacialCheck({ token, signerId: signerId!, sessionId: sessionId!, ticket: upload.ticket, frames: upload.frames, idDocument: upload.idDocument, client }, services);
   return Response.json({ success: true, ...outcome }, { headers: { "cache-control": "no-store" } });
 });

@@ -6,8 +6,8 @@ import { withSignerLink } from "@/lib/http/with-signer-link";
 export const dynamic = "force-dynamic";
 
 /** The reading step reports pages drawn in the viewport; answers how much of each file was shown. */
-export const POST = withSignerLink({ session: "required" }, async (request, { token, signerId, services, client }) => {
+export const POST = withSignerLink({ session: "required" }, async (request, { token, signerId, sessionId, services, client }) => {
   const input = await parseJsonBody(request, ZPagesShown);
-  const progress = await recordPagesShown({ token, signerId: signerId!, ...input, client }, services.db);
+  const progress = await recordPagesShown({ token, signerId: signerId!, sessionId: sessionId!, ...input, client }, services.db);
   return Response.json({ success: true, ...progress }, { headers: { "cache-control": "no-store" } });
 });
