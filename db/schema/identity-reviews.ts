@@ -15,6 +15,8 @@ export type IdentityReviewCard = {
   mrzNames?: { lastName: string; firstName: string };
   /** YYYY-MM-DD, from the MRZ or the printed text. */
   expiresOn?: string;
+  /** Why the expiry could not be trusted (broken check digit, zone and print disagree, unreadable): shown to the reviewer. */
+  expiryProblem?: "mrz_expiry_check_digit" | "mrz_expiry_unreadable" | "expiry_inconsistent" | "expiry_unreadable";
 };
 
 /** The device and network that made the try, and the one that asked to sign. */

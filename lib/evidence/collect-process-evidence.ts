@@ -14,15 +14,16 @@ export type SignerEvidence = {
   person: string;
   status: string;
   signedAt: Date | null;
-  sessions: (At & { method: string; client?: EvidenceClient })[];
+  sessions: (At & { method: string; client?: EvidenceClient; /** The signer session (cookie) this opened. */ session?: string })[];
   identityChecks: (At & { result: "verified" | "failed"; attempt?: number })[];
   facialTries: (At & { attempt?: number; result: boolean; reference?: string; idNumberSource?: string; challenge?: string; live?: boolean; livenessReasons?: string[]; score?: number; threshold?: number; client?: EvidenceClient })[];
   pagesShown: { documentId: string; documentName: string; pages: { pageIndex: number; at: Date; client: EvidenceClient }[] }[];
-  signature: (At & { client?: EvidenceClient }) | null;
+  /** provedIn / signedIn: the signer session that proved the identity and the one that signed (the same). */
+  signature: (At & { client?: EvidenceClient; provedIn?: string; signedIn?: string }) | null;
   declined: (At & { reason?: string }) | null;
   /** The identity level the signature carries (or proven so far), and the staff reviews of a self-supplied ID photo. */
   identity: SignerIdentity | null;
-  reviews: (At & { decision: "requested" | "approved" | "rejected" | "sign_requested"; by?: string; reason?: string })[];
+  reviews: (At & { decision: "requested" | "approved" | "rejected" | "sign_requested"; by?: string; reason?: string; /** Approved by the process's creator, the organization's only reviewer. */ soleReviewer?: boolean })[];
 };
 
 export type ProcessEvidence = {
@@ -33,6 +34,11 @@ export type ProcessEvidence = {
   /** The organization's audit entries about this process, with their chained hashes. */
   audit: { id: number; at: Date; actor: string; action: string; hash: string }[];
   generatedAt: Date;
+};
+
+const sessionsOf = (detail: Record<string, unknown>): { provedIn?: string; signedIn?: string } => {
+  const sessions = (detail.sessions ?? {}) as { provedIn?: unknown; signedIn?: unknown };
+  return { provedIn: optional<string>(sessions.provedIn, "string"), signedIn: optional<string>(sessions.signedIn, "string") };
 };
 
 const clientOf = (detail: Record<string, unknown>): EvidenceClient | undefined => {
@@ -88,7 +94,7 @@ export async function collectProcessEvidence(input: { organizationId: string; pr
         person: `${signer.nat} ${signer.docId}`,
         status: signer.status,
         signedAt: signer.signedAt,
-        sessions: mine.filter((e) => e.kind === "session_started").map((e) => ({ at: e.createdAt, method: String(e.detail.method ?? ""), client: clientOf(e.detail) })),
+        sessions: mine.filter((e) => e.kind === "session_started").map((e) => ({ at: e.createdAt, method: String(e.detail.method ?? ""), client: clientOf(e.detail), session: optional<string>(e.detail.session, "string") })),
         identityChecks: mine
           .filter((e) => e.kind === "identity_verified" || e.kind === "identity_failed")
           .map((e) => ({ at: e.createdAt, result: e.kind === "identity_verified" ? "verified" : "failed", attempt: optional<number>(e.detail.attempt, "number") })),
@@ -108,12 +114,12 @@ export async function collectProcessEvidence(input: { organizationId: string; pr
             client: clientOf(e.detail),
           })),
         pagesShown: [...byDocument.values()].map((d) => ({ ...d, pages: d.pages.sort((a, b) => a.pageIndex - b.pageIndex) })),
-        signature: signed ? { at: signed.createdAt, client: clientOf(signed.detail) } : null,
+        signature: signed ? { at: signed.createdAt, client: clientOf(signed.detail), ...sessionsOf(signed.detail) } : null,
         declined: declined ? { at: declined.createdAt, reason: optional<string>(declined.detail.reason, "string") } : null,
         identity: signer.signData.identity ?? signer.identity ?? null,
         reviews: mine
           .filter((e) => reviewDecisions[e.kind] !== undefined)
-          .map((e) => ({ at: e.createdAt, decision: reviewDecisions[e.kind]!, by: e.actor ?? undefined, reason: optional<string>(e.detail.reason, "string") })),
+          .map((e) => ({ at: e.createdAt, decision: reviewDecisions[e.kind]!, by: e.actor ?? undefined, reason: optional<string>(e.detail.reason, "string"), soleReviewer: e.detail.soleReviewerException === true || undefined })),
       };
     });
   return {

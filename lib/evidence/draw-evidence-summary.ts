@@ -143,7 +143,7 @@ function drawSigner(flow: TextFlow, signer: SignerEvidence) {
   flow.text(`Firmante ${signer.position + 1}${signer.alias ? ` — ${signer.alias}` : ""} (${signer.person}) · ${statusLabel[signer.status] ?? signer.status}`, { size: 12, bold: true });
   flow.text("Sesiones abiertas", { bold: true, indent: 8 });
   if (signer.sessions.length === 0) flow.text("Ninguna registrada.", { indent: 16 });
-  for (const s of signer.sessions) flow.text(`${time(s.at)} · ${s.method === "id_number" ? "con número de documento" : "por el enlace"} · ${device(s.client)}`, { indent: 16 });
+  for (const s of signer.sessions) flow.text(`${time(s.at)} · ${s.method === "id_number" ? "con número de documento" : "por el enlace"}${s.session ? ` · sesión ${s.session}` : ""} · ${device(s.client)}`, { indent: 16 });
   for (const check of signer.identityChecks) flow.text(`${time(check.at)} · identificación ${check.result === "verified" ? "verificada" : `fallida${check.attempt ? ` (intento ${check.attempt})` : ""}`}`, { indent: 16 });
 
   flow.text("Validación facial", { bold: true, indent: 8 });
@@ -163,8 +163,10 @@ function drawSigner(flow: TextFlow, signer: SignerEvidence) {
   }
 
   flow.text("Nivel de identidad", { bold: true, indent: 8 });
-  flow.text(signer.identity ? `${identityLevelLabel[signer.identity.level]} (${signer.identity.level}) · ${time(new Date(signer.identity.at))}${signer.identity.reviewedBy ? ` · aprobado por ${signer.identity.reviewedBy}` : ""}${signer.identity.provider ? ` · ${signer.identity.provider}` : ""}` : "Aún no establecido.", { indent: 16 });
-  for (const r of signer.reviews) flow.text(`${time(r.at)} · ${reviewLabel[r.decision]}${r.by ? ` por ${r.by}` : ""}${r.reason ? `: ${r.reason}` : ""}`, { indent: 16 });
+  flow.text(signer.identity ? `${identityLevelLabel[signer.identity.level]} (${signer.identity.level}) · ${time(new Date(signer.identity.at))}${signer.identity.reviewedBy ? ` · aprobado por ${signer.identity.reviewedBy}` : ""}${signer.identity.provider ? ` · emisor eID ${signer.identity.provider}` : ""}` : "Aún no establecido.", { indent: 16 });
+  const reference = signer.identity?.referenceBy;
+  if (reference) flow.text(`Foto de referencia aportada por ${reference.name} (${reference.kind === "user" ? "personal" : "credencial del API"}) · ${time(new Date(reference.at))}`, { indent: 16 });
+  for (const r of signer.reviews) flow.text(`${time(r.at)} · ${reviewLabel[r.decision]}${r.by ? ` por ${r.by}` : ""}${r.soleReviewer ? " (quien creó el proceso, único revisor de la organización)" : ""}${r.reason ? `: ${r.reason}` : ""}`, { indent: 16 });
 
   flow.text("Páginas mostradas en pantalla (primera vez que cada página se dibujó a la vista)", { bold: true, indent: 8 });
   if (signer.pagesShown.length === 0) flow.text("Ninguna registrada.", { indent: 16 });
@@ -178,6 +180,7 @@ function drawSigner(flow: TextFlow, signer: SignerEvidence) {
   flow.text("Firma", { bold: true, indent: 8 });
   if (signer.signature) {
     flow.text(`Firmó ${time(signer.signature.at)}`, { indent: 16 });
+    if (signer.signature.signedIn) flow.text(`Identidad probada en la sesión ${signer.signature.provedIn ?? "—"}; firmó en la sesión ${signer.signature.signedIn}`, { indent: 16 });
     flow.text(device(signer.signature.client), { indent: 24, size: 8, grey: true });
   } else if (signer.declined) {
     flow.text(`Rechazó firmar ${time(signer.declined.at)}${signer.declined.reason ? `: «${signer.declined.reason}»` : ""}`, { indent: 16 });

@@ -18,6 +18,8 @@ type Context = {
   params: Record<string, string | string[]>;
   /** Set-Cookie values that (re)start the signer session for this link (renewing keeps the session id). */
   sessionCookies: (signerId: string) => string[];
+  /** The session id those cookies carry for this signer: the current one, or one fresh id per request. */
+  sessionIdFor: (signerId: string) => string;
   /** Address and user agent of the request, for the signer's evidence. */
   client: SignerClient;
 };
@@ -38,9 +40,11 @@ export function withSignerLink(options: { session: "required" | "optional" }, ha
         return Response.json({ success: false, reason: "session_expired", message: "Su sesión de firma venció; vuelva a abrir el enlace.", requestId: currentRequestId() }, { status: 401 });
       }
       const secure = services.config.publicUrl.startsWith("https:");
-      const sessionId = (signerId: string) => (session?.signerId === signerId ? session.sessionId : newSignerSessionId());
-      const sessionCookies = (signerId: string) => signerSessionCookies(issueSignerSession(services.config.secretKey, token, signerId, sessionId(signerId)), token, secure);
-      return await handler(request, { token, signerId: session?.signerId ?? null, sessionId: session?.sessionId ?? null, services, params, sessionCookies, client: describeSignerClient(request, services.config.trustedProxies) });
+      const fresh = newSignerSessionId();
+      const sessionIdFor = (signerId: string) => (session?.signerId === signerId ? session.sessionId : fresh);
+      const sessionCookies = (signerId: string) => signerSessionCookies(issueSignerSession(services.config.secretKey, token, signerId, sessionIdFor(signerId)), token, secure);
+      const client = describeSignerClient(request, services.config.trustedProxies);
+      return await handler(request, { token, signerId: session?.signerId ?? null, sessionId: session?.sessionId ?? null, services, params, sessionCookies, sessionIdFor, client });
     } catch (error) {
       if (error instanceof SignerFlowError || error instanceof FaceError) {
         const reason = error instanceof SignerFlowError ? error.reason : error.reason.toLowerCase();

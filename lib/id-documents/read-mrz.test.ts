@@ -19,6 +19,14 @@ describe("readMrz", () => {
     expect(readMrz(withName)).toMatchObject({ documentNumber: "79310468", names: { lastName: "SOTO", firstName: "BARBARA" } });
   });
 
+  it("a broken expiry check digit keeps the date as read, flagged, never silently dropped", () => {
+    const broken = zoneAsRead("6").replace("F3501014PER", "F3501019PER");
+    const reading = readMrz(broken);
+    expect(reading).toMatchObject({ documentNumber: "79310468", expiryProblem: { reason: "mrz_expiry_check_digit", asRead: "2035-01-01" } });
+    expect(reading).not.toHaveProperty("expiresOn");
+    expect(readMrz(zoneAsRead("6"))).not.toHaveProperty("expiryProblem");
+  });
+
   it("does not take the b as a 6 when the check digit still fails, nor any other wrong digit", () => {
     const wrongNumber = zoneAsRead("b").replace("79310468", "79310469");
     expect(readMrz(wrongNumber)).toBeNull();

@@ -20,6 +20,11 @@ export type MrzReading = {
   names: { lastName: string; firstName: string };
   /** YYYY-MM-DD, only when the expiry's check digit held. */
   expiresOn?: string;
+  /**
+   * The expiry as printed in the zone when its check digit failed or the date is impossible: never
+   * "no date" (issue 36), the card goes to review with this reason (and a past date still refuses).
+   */
+  expiryProblem?: { reason: "mrz_expiry_check_digit" | "mrz_expiry_unreadable"; asRead?: string };
 };
 
 /**
@@ -54,9 +59,11 @@ function readZone(ocrText: string, bAsSix: boolean): MrzReading | null {
       if (!number || !numberField?.valid || !checkField?.valid) continue;
       const expiry = result.details.find((d) => d.field === "expirationDate");
       const expiryCheck = result.details.find((d) => d.field === "expirationDateCheckDigit");
-      const expiresOn = expiry?.valid && expiryCheck?.valid && result.fields.expirationDate ? isoOfMrzDate(result.fields.expirationDate) : undefined;
+      const asRead = isoOfMrzDate(candidate[1].slice(8, 14));
+      const expiresOn = expiry?.valid && expiryCheck?.valid ? asRead : undefined;
+      const expiryProblem = expiresOn ? undefined : { reason: expiryCheck?.valid === false && asRead ? ("mrz_expiry_check_digit" as const) : ("mrz_expiry_unreadable" as const), ...(asRead ? { asRead } : {}) };
       const names = { lastName: (result.fields.lastName ?? "").trim(), firstName: (result.fields.firstName ?? "").trim() };
-      return { documentNumber: number.replace(/</g, ""), valid: result.valid, lines: candidate, names, ...(expiresOn ? { expiresOn } : {}) };
+      return { documentNumber: number.replace(/</g, ""), valid: result.valid, lines: candidate, names, ...(expiresOn ? { expiresOn } : {}), ...(expiryProblem ? { expiryProblem } : {}) };
     } catch {
       // not a TD1 zone after all: try the next lines
     }
@@ -72,10 +79,10 @@ function fitTo30(line: string): string {
   return trimmed.slice(0, 30);
 }
 
-/** YYMMDD of an expiry date: documents expire within a few decades either side of today. */
+/** YYMMDD of an expiry date: documents expire within a few decades either side of today; an impossible day or month reads as nothing. */
 function isoOfMrzDate(value: string): string | undefined {
   const match = /^(\d{2})(\d{2})(\d{2})$/.exec(value);
-  if (!match) return undefined;
+  if (!match || Number(match[2]) < 1 || Number(match[2]) > 12 || Number(match[3]) < 1 || Number(match[3]) > 31) return undefined;
   const year = Number(match[1]) + (Number(match[1]) >= 70 ? 1900 : 2000);
   return `${year}-${match[2]}-${match[3]}`;
 }

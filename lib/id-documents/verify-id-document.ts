@@ -5,7 +5,7 @@ import { decodeImage, type DecodedImage } from "@/lib/faces/decode-image";
 import { FaceError } from "@/lib/faces/face-error";
 import { CARD_LIMITS, inspectCardPhoto, type CardRegion } from "./inspect-card-photo";
 import { loadOcrEngine } from "./load-ocr-engine";
-import { readMrz } from "./read-mrz";
+import { readMrz, type MrzReading } from "./read-mrz";
 
 /** Why an ID photo cannot be the reference; each has a message saying what to fix (signer-messages.ts). */
 export type IdDocumentRefusal =
@@ -31,8 +31,13 @@ export type IdDocumentCheck =
       mrzLines?: string[];
       mrzNames?: { lastName: string; firstName: string };
       expiresOn?: string;
+      /** The expiry could not be trusted (issue 36): the card is never taken as undated, it goes to review with this reason. */
+      expiryProblem?: ExpiryProblem;
     }
   | { ok: false; reason: IdDocumentRefusal };
+
+/** Why the card's expiry date could not be established; shown to the reviewer. */
+export type ExpiryProblem = "mrz_expiry_check_digit" | "mrz_expiry_unreadable" | "expiry_inconsistent" | "expiry_unreadable";
 
 /** The portrait's height over the card's: a face printed on a card, not a selfie filling the frame. */
 const PORTRAIT_SHARE = { min: 0.15, max: 0.8 } as const;
@@ -89,8 +94,9 @@ export async function verifyIdDocument(bytes: Uint8Array, expected: { docId: str
   }
   // a sample card is nobody's document, and an expired one no longer identifies its holder
   if (isSpecimen(ocr.text, mrz?.names)) return { ok: false, reason: "id_document_specimen" };
-  const expiresOn = mrz?.expiresOn ?? printedExpiry(ocr.text);
-  if (expiresOn && expiresOn < (expected.today ?? new Date()).toISOString().slice(0, 10)) return { ok: false, reason: "id_document_expired" };
+  const { expiresOn, expiryProblem, earliest } = expiryOf(mrz, printedExpiry(ocr.text));
+  // any date read, trusted or not, that has passed refuses the card: an unsure date never helps it
+  if (earliest && earliest < (expected.today ?? new Date()).toISOString().slice(0, 10)) return { ok: false, reason: "id_document_expired" };
   return {
     ok: true,
     portrait: cropPortrait(image, faceBox),
@@ -98,22 +104,47 @@ export async function verifyIdDocument(bytes: Uint8Array, expected: { docId: str
     mrzValid: mrz?.valid ?? false,
     ...(mrz ? { mrzLines: mrz.lines, mrzNames: mrz.names } : {}),
     ...(expiresOn ? { expiresOn } : {}),
+    ...(expiryProblem ? { expiryProblem } : {}),
   };
 }
 
-/** SPECIMEN / ESPECIMEN (and OCR slips such as "ESPEC1MEN") printed on the card or spelled in the MRZ names. */
+/**
+ * The card's expiry from the MRZ and the printed text, failing closed: a broken check digit, an
+ * impossible date, a zone and a print that disagree, or no readable date at all is a problem for
+ * a reviewer, never "no date". `earliest`: the earliest date read by either, trusted or not.
+ */
+export function expiryOf(mrz: Pick<MrzReading, "expiresOn" | "expiryProblem"> | null, printed: string | undefined): { expiresOn?: string; expiryProblem?: ExpiryProblem; earliest?: string } {
+  const read = [mrz?.expiresOn, mrz?.expiryProblem?.asRead, printed].filter((date): date is string => Boolean(date)).sort();
+  const earliest = read[0];
+  if (mrz?.expiryProblem) return { expiryProblem: mrz.expiryProblem.reason, earliest };
+  if (mrz?.expiresOn && printed && mrz.expiresOn !== printed) return { expiryProblem: "expiry_inconsistent", earliest };
+  const expiresOn = mrz?.expiresOn ?? printed;
+  return expiresOn ? { expiresOn, earliest } : { expiryProblem: "expiry_unreadable" };
+}
+
+/**
+ * SPECIMEN / ESPECIMEN / MUESTRA / SAMPLE (and OCR slips such as "ESPEC1MEN", "MUE5TRA", "SAMP1E")
+ * printed on the card or spelled in the MRZ names: every word for a sample card counts alike.
+ */
 export function isSpecimen(ocrText: string, mrzNames?: { lastName: string; firstName: string }): boolean {
-  const specimen = /E?SPEC[I1L]MEN/;
+  const specimen = /E?SPEC[I1L]MEN|\bMUE[S5]TRA\b|\b[S5]AMP[L1I]E\b/;
   const text = ocrText.toUpperCase();
   return specimen.test(text) || (mrzNames ? specimen.test(`${mrzNames.lastName} ${mrzNames.firstName}`.toUpperCase()) : false);
 }
 
-/** "Fecha de caducidad/vencimiento/expiración dd mm yyyy" as printed on Latin American cards, as YYYY-MM-DD. */
+/** Spanish month abbreviations as printed on cards ("12 ENE 2030"); SET is Peru's September. */
+const SPANISH_MONTHS: Record<string, string> = { ENE: "01", FEB: "02", MAR: "03", ABR: "04", MAY: "05", JUN: "06", JUL: "07", AGO: "08", SEP: "09", SET: "09", OCT: "10", NOV: "11", DIC: "12" };
+
+/**
+ * "Fecha de caducidad/vencimiento/expiración dd mm yyyy" (or "dd MMM yyyy" with a Spanish month
+ * abbreviation) as printed on Latin American cards, as YYYY-MM-DD.
+ */
 export function printedExpiry(ocrText: string): string | undefined {
-  const match = /(?:CADUCIDAD|VENCIMIENTO|EXPIRACI[OÓ]N|EXPIRY|EXPIRES)[^0-9]{0,20}(\d{2})[\s./-]{1,3}(\d{2})[\s./-]{1,3}(\d{4})/i.exec(ocrText);
+  const match = /(?:CADUCIDAD|VENCIMIENTO|EXPIRACI[OÓ]N|EXPIRY|EXPIRES)[^0-9]{0,20}(\d{2})[\s./-]{1,3}(\d{2}|[A-Z]{3})\.?[\s./-]{1,3}(\d{4})/i.exec(ocrText);
   if (!match) return undefined;
-  const [, day, month, year] = match;
-  if (Number(month) < 1 || Number(month) > 12 || Number(day) < 1 || Number(day) > 31) return undefined;
+  const [, day, monthAsRead, year] = match;
+  const month = /^\d{2}$/.test(monthAsRead) ? monthAsRead : SPANISH_MONTHS[monthAsRead.toUpperCase()];
+  if (!month || Number(month) < 1 || Number(month) > 12 || Number(day) < 1 || Number(day) > 31) return undefined;
   return `${year}-${month}-${day}`;
 }
 

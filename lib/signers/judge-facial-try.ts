@@ -1,7 +1,7 @@
 import { assessLiveness, type LivenessChallenge } from "@/lib/faces/assess-liveness";
 import { FaceError } from "@/lib/faces/face-error";
 import { matchFaces } from "@/lib/faces/match-faces";
-import { verifyIdDocument, type IdDocumentRefusal } from "@/lib/id-documents/verify-id-document";
+import { verifyIdDocument, type ExpiryProblem, type IdDocumentRefusal } from "@/lib/id-documents/verify-id-document";
 
 /** Why a check could not be made; the try is not counted and the page says what to change. */
 export type FacialRetryReason = "challenge_expired" | "id_document_required" | IdDocumentRefusal | "selfie_no_face" | "selfie_multiple_faces" | "selfie_too_small";
@@ -11,7 +11,7 @@ export type FacialJudgement =
   | { kind: "judged"; live: boolean; reasons: string[]; similarity: number; threshold: number; decision: "match" | "no-match"; idDocument?: IdDocumentEvidence; /** The portrait cut from the ID photo (JPEG), for the reviewer. */ portrait?: Uint8Array };
 
 /** How the ID document proved the signer's number (for the evidence and the reviewer). */
-export type IdDocumentEvidence = { numberSource: "mrz" | "printed"; mrzValid: boolean; mrzLines?: string[]; mrzNames?: { lastName: string; firstName: string }; expiresOn?: string };
+export type IdDocumentEvidence = { numberSource: "mrz" | "printed"; mrzValid: boolean; mrzLines?: string[]; mrzNames?: { lastName: string; firstName: string }; expiresOn?: string; expiryProblem?: ExpiryProblem };
 
 /**
  * The face analysis of one try, a pure function of the pictures (it runs in the worker pool):
@@ -26,7 +26,7 @@ export async function judgeFacialTry(input: { frames: Uint8Array[]; reference: U
     const card = await verifyIdDocument(input.reference, { docId: input.docId });
     if (!card.ok) return { kind: "retry", reason: card.reason };
     reference = card.portrait;
-    idDocument = { numberSource: card.numberSource, mrzValid: card.mrzValid, ...(card.mrzLines ? { mrzLines: card.mrzLines, mrzNames: card.mrzNames } : {}), ...(card.expiresOn ? { expiresOn: card.expiresOn } : {}) };
+    idDocument = { numberSource: card.numberSource, mrzValid: card.mrzValid, ...(card.mrzLines ? { mrzLines: card.mrzLines, mrzNames: card.mrzNames } : {}), ...(card.expiresOn ? { expiresOn: card.expiresOn } : {}), ...(card.expiryProblem ? { expiryProblem: card.expiryProblem } : {}) };
   }
   const liveness = await assessLiveness(input.frames, { challenges: input.challenges });
   const firstFrame = liveness.reasons.find((r) => r.startsWith("frame-0-"));

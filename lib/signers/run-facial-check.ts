@@ -114,7 +114,8 @@ async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services
     durationMs,
   };
   // the level this try proves; a passed match on the signer's own card proves nothing until staff approve it
-  const reviewRequired = context.organization.identityReviewRequired;
+  // an expiry nobody could establish is for a reviewer to judge, even where review is switched off
+  const reviewRequired = context.organization.identityReviewRequired || Boolean(judged.idDocument?.expiryProblem);
   const level = registry
     ? identityLevelOf({ method: "registry-photo", facialPassed: passed })
     : identityLevelOf({ method: "id-document", facialPassed: passed, reviewApproved: false, reviewRequired });

@@ -12,7 +12,10 @@ import { verifySignerIdentity } from "./verify-signer-identity";
  * (readChallenges []). The caller keeps the answer in the signer-session cookie; the device that
  * started the session is part of the signer's evidence.
  */
-export async function startSignerSession(input: { token: string; nat?: string; docId?: string; client?: SignerClient }, db: Db): Promise<{ signerId: string }> {
+export async function startSignerSession(
+  input: { token: string; nat?: string; docId?: string; client?: SignerClient; /** The session id the cookie will carry for this signer, for the evidence. */ sessionFor?: (signerId: string) => string },
+  db: Db,
+): Promise<{ signerId: string }> {
   let signerId: string;
   if (input.docId !== undefined) {
     ({ signerId } = await verifySignerIdentity({ token: input.token, nat: input.nat, docId: input.docId }, db));
@@ -24,7 +27,7 @@ export async function startSignerSession(input: { token: string; nat?: string; d
   if (input.client) {
     const { process } = await resolveSigningLink({ token: input.token }, db);
     const method = input.docId !== undefined ? "id_number" : "link";
-    await recordProcessEvent({ processId: process.id, organizationId: process.organizationId, kind: "session_started", signerId, detail: { method, client: input.client } }, db);
+    await recordProcessEvent({ processId: process.id, organizationId: process.organizationId, kind: "session_started", signerId, detail: { method, client: input.client, ...(input.sessionFor ? { session: input.sessionFor(signerId) } : {}) } }, db);
   }
   return { signerId };
 }

@@ -24,6 +24,12 @@ export type SpecimenCard = {
   unmarked?: boolean;
   /** Expiry as YYMMDD (default 350101). */
   expiry?: string;
+  /** The sample word printed (default ESPECIMEN; MUESTRA, SPECIMEN, SAMPLE alike). */
+  mark?: string;
+  /** The printed expiry text (default DD MM YYYY of `expiry`; "12 ENE 2020" style), or null to print none. */
+  printedExpiry?: string | null;
+  /** A wrong MRZ check digit for the expiry, as a forger's slip or OCR would give (the composite still holds). */
+  expiryCheckDigit?: string;
 };
 
 export type CardPhoto = {
@@ -46,7 +52,7 @@ export function specimenMrz(card: SpecimenCard): string[] {
   const line1 = `I<PER${number}${mrzCheckDigit(number)}`.padEnd(30, "<");
   const birth = "800101";
   const expiry = card.expiry ?? "350101";
-  const line2Head = `${birth}${mrzCheckDigit(birth)}F${expiry}${mrzCheckDigit(expiry)}PER`.padEnd(29, "<");
+  const line2Head = `${birth}${mrzCheckDigit(birth)}F${expiry}${card.expiryCheckDigit ?? mrzCheckDigit(expiry)}PER`.padEnd(29, "<");
   const composite = line1.slice(5, 30) + line2Head.slice(0, 7) + line2Head.slice(8, 15) + line2Head.slice(18, 29);
   const line2 = line2Head + mrzCheckDigit(composite);
   const name = `${surnameOf(card).replaceAll(" ", "<")}<<${(card.givenNames ?? "ANA MARIA").replaceAll(" ", "<")}`;
@@ -82,8 +88,8 @@ export function drawSpecimenCard(card: SpecimenCard): string {
       ...text(320, 340, 28, card.givenNames ?? "ANA MARIA", "DejaVu-Sans-Bold"),
       ...text(320, 385, 18, "Fecha de nacimiento   01 01 1980"),
       // printed as well as in the MRZ, as on a real DNI: the expiry is read from either
-      ...text(320, 420, 18, `Fecha de caducidad   ${printedDate(card.expiry ?? "350101")}`),
-      ...(card.unmarked ? [] : text(700, 140, 22, "ESPECIMEN", "DejaVu-Sans-Bold", "#b03030")),
+      ...(card.printedExpiry === null ? [] : text(320, 420, 18, `Fecha de caducidad   ${card.printedExpiry ?? printedDate(card.expiry ?? "350101")}`)),
+      ...(card.unmarked ? [] : text(700, 140, 22, card.mark ?? "ESPECIMEN", "DejaVu-Sans-Bold", "#b03030")),
       ...(mrzLines.length
         ? ["-fill", "#f2f1ea", "-draw", `rectangle 0,${CARD_H - 150} ${CARD_W},${CARD_H}`, ...mrzLines.flatMap((line, i) => text(40, CARD_H - 108 + i * 44, 36, line, "DejaVu-Sans-Mono", "black"))]
         : []),
