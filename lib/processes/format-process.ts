@@ -62,5 +62,7 @@ function wireSignData(signer: { id: string; organizationId: string; signData: Si
   const facial = signer.signData.facial;
   if (!facial) return signer.signData;
   const selfie = facial.selfie ? selfieUrl({ organizationId: signer.organizationId, signerId: signer.id, facialId: facial.id }) : "";
-  return { ...signer.signData, facial: { ...facial, selfie } };
+  // the session that made the try binds the proof on the server; it is no integrator's business
+  const { session: _session, ...wire } = facial;
+  return { ...signer.signData, facial: { ...wire, selfie } };
 }

@@ -177,6 +177,15 @@ const ZSignerIdentity = z
     reviewedBy: z.string().optional().describe("Staff e-mail that approved the signer's own ID photo (document-reviewed)"),
     at: z.string().describe("ISO 8601 time the level was established"),
     provider: z.string().optional().describe("eid: the identity provider's issuer URL"),
+    referenceBy: z
+      .object({
+        kind: z.enum(["user", "credential"]).describe("A staff member (dashboard) or a process-API credential"),
+        id: z.string().nullable().describe("The staff user's or credential's id"),
+        name: z.string().describe("Staff e-mail or credential clientname"),
+        at: z.string().describe("ISO 8601 time the reference portrait was supplied"),
+      })
+      .optional()
+      .describe("registry: who supplied the reference portrait the selfie matched (a holder of identity:registry), and when (our extension, issue 36)"),
   })
   .describe("Our extension: the signer's identity assurance level, also in the signer certificate as a certificatePolicies OID (docs/pdf-engine.md)");
 
