@@ -87,16 +87,18 @@ describe("eID login (signChallenges eid)", () => {
     const login = await startedLogin("45678912");
     expect(login.url.searchParams.get("code_challenge_method")).toBe("S256");
     expect(login.url.searchParams.get("redirect_uri")).toBe(redirectUri);
-    await expect(prepareSignerSignature({ token: login.token, signerId: login.signerId }, db)).rejects.toMatchObject({ reason: "eid_required" });
+    await expect(prepareSignerSignature({ token: login.token, signerId: login.signerId, sessionId: "s-test" }, db)).rejects.toMatchObject({ reason: "eid_required" });
     await op.mint(login.nonce);
     await expect(finishEidLogin({ loginId: login.loginId, callbackUrl: login.callback() }, { db, secretKey })).resolves.toEqual({ token: login.token, outcome: "ok" });
     const row = await signerRow(login.signerId);
-    expect(row.identity).toMatchObject({ level: "eid", method: "oidc", provider: op.issuer });
+    expect(row.identity).toMatchObject({ level: "eid", method: "oidc", provider: op.issuer, session: "s-test", names: { given_name: "ANA", family_name: "QUISPE" } });
     expect(row.identityVerifiedAt).not.toBeNull();
     expect(row.pinfo).toEqual({ given_name: "ANA", family_name: "QUISPE" });
     await expect(confirmSignerNames({ token: login.token, signerId: login.signerId, names: { given_name: "Otro", family_name: "Nombre" } }, db)).rejects.toMatchObject({ reason: "names_from_eid" });
     await confirmSignerNames({ token: login.token, signerId: login.signerId, names: { given_name: "ANA", family_name: "QUISPE" } }, db);
-    await expect(prepareSignerSignature({ token: login.token, signerId: login.signerId }, db)).resolves.toBeTruthy();
+    await expect(prepareSignerSignature({ token: login.token, signerId: login.signerId, sessionId: "s-test" }, db)).resolves.toBeTruthy();
+    // the login belongs to the session that started it: another session on the link logs in again
+    await expect(prepareSignerSignature({ token: login.token, signerId: login.signerId, sessionId: "s-other" }, db)).rejects.toMatchObject({ reason: "eid_required" });
     // reloading the callback is not a new try
     await finishEidLogin({ loginId: login.loginId, callbackUrl: login.callback() }, { db, secretKey });
     expect((await signerRow(login.signerId)).facialAttempts).toBe(1);

@@ -57,22 +57,25 @@ async function newProcess(mode: "shared" | "per-signer", fields: Record<string, 
 }
 
 /** Stands in for the lead's cryptographic step: stores a "signed" revision and reports it. */
-async function signAs(token: string, signerId: string) {
+async function signAs(token: string, signerId: string, sessionId = SESSION) {
   await confirmSignerNames({ token, signerId, names: { given_name: "Ana", family_name: "Pérez" } }, db);
-  const plan = await prepareSignerSignature({ token, signerId }, db);
+  const plan = await prepareSignerSignature({ token, signerId, sessionId }, db);
   const signedDocuments = [];
   for (const d of plan.documents) {
     const bytes = new Uint8Array([...pdfBytes, ...new TextEncoder().encode(`\n% signed by ${plan.signer.docId}\n`)]);
     await blobs().put(d.outputBlobKey, bytes, "application/pdf");
     signedDocuments.push({ documentId: d.documentId, blobKey: d.outputBlobKey, sha256: "x".repeat(64), baseBlobKey: d.blobKey });
   }
-  return { plan, result: await completeSignerSignature({ token, signerId, signedDocuments }, db) };
+  return { plan, result: await completeSignerSignature({ token, signerId, sessionId, signedDocuments }, db) };
 }
+
+/** The signer session the tries below are made in (the cookie's session id). */
+const SESSION = "session-of-the-signer";
 
 /** One facial try as the flow makes it (against a registry photo): a ticket is issued and spent (which counts the try), then the result and the level it proves recorded. */
 async function facialTry(input: { token: string; signerId: string; result: boolean; score: number; selfieBlobKey: string }) {
   const attempt = await spendNewTicket(input.signerId);
-  return recordFacialResult({ ...input, attempt, ...(input.result ? { identity: { level: "registry" as const, method: "registry-photo" as const, at: new Date().toISOString() } } : {}) }, db);
+  return recordFacialResult({ ...input, attempt, sessionId: SESSION, ...(input.result ? { identity: { level: "registry" as const, method: "registry-photo" as const, at: new Date().toISOString(), session: SESSION } } : {}) }, db);
 }
 
 async function spendNewTicket(signerId: string): Promise<number> {
@@ -101,6 +104,8 @@ describe("signer use cases", () => {
     await expect(prepareSignerSignature({ token, signerId: first.signerId }, db)).rejects.toMatchObject({ reason: "facial_required" });
     expect(await facialTry({ token, signerId: first.signerId, result: false, score: 0.2, selfieBlobKey: "s/1.jpg" })).toMatchObject({ attemptsLeft: 2, locked: false });
     expect(await facialTry({ token, signerId: first.signerId, result: true, score: 0.97, selfieBlobKey: "s/2.jpg" })).toMatchObject({ result: true, attemptsLeft: 1 });
+    // the pass is the session's that made it: another session with the link and the number proves again
+    await expect(prepareSignerSignature({ token, signerId: first.signerId, sessionId: "someone-else" }, db)).rejects.toMatchObject({ reason: "facial_required" });
 
     const { plan, result } = await signAs(token, first.signerId);
     expect(plan.isLastSigner).toBe(false);
