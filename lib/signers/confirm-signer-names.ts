@@ -6,7 +6,7 @@ import type { IdentityRegistry } from "@/lib/identity-registry/identity-registry
 import { recordProcessEvent } from "@/lib/processes/record-process-event";
 import { actingSigner, resolveSigningLink, type SignerRow } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
-import { reopenIdentityReview } from "@/lib/identity-reviews/reopen-identity-review";
+import { reopenIdentityReview } from "./reopen-identity-review";
 
 export type ProposedNames = PersonNames & { source: "confirmed" | "process" | "registry" | "eid" | "none" };
 
