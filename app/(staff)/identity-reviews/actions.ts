@@ -13,9 +13,11 @@ const ZReviewDecision = z.object({ reviewId: z.uuid(), reason: z.string().max(30
 export async function approveIdentityReviewAction(input: unknown): Promise<ActionResult> {
   return runStaffAction("identity:review", async (staff, { db }) => {
     const { reviewId } = parseWith(ZReviewDecision, input);
-    const { signing } = await approveIdentityReview({ reviewId, staff }, db);
+    const { signing, soleReviewerException } = await approveIdentityReview({ reviewId, staff }, db);
     revalidatePath("/identity-reviews");
-    return { message: signing ? "Identidad aprobada; la firma se está produciendo." : "Identidad aprobada; el firmante puede firmar." };
+    // the creator approving their own process is allowed only as the only reviewer, and says so
+    const exception = soleReviewerException ? " Usted creó el proceso y es el único revisor de la organización: la aprobación queda registrada como excepción." : "";
+    return { message: `${signing ? "Identidad aprobada; la firma se está produciendo." : "Identidad aprobada; el firmante puede firmar."}${exception}` };
   });
 }
 

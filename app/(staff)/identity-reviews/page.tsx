@@ -48,6 +48,12 @@ export default async function IdentityReviewsPage() {
               {review.card.expiresOn && ` · ${t("reviews.expires")}: ${review.card.expiresOn}`}
               {review.card.mrzLines && <pre className="mail-body" data-testid="review-mrz">{review.card.mrzLines.join("\n")}</pre>}
             </dd>
+            {review.card.expiryProblem && (
+              <>
+                <dt>{t("reviews.expiryProblem")}</dt>
+                <dd className="alert" data-testid="review-expiry-problem">{t(`reviews.expiry.${review.card.expiryProblem}`)}</dd>
+              </>
+            )}
             {review.nameDifferences.length > 0 && (
               <>
                 <dt>{t("reviews.namesDiffer")}</dt>
