@@ -19,7 +19,7 @@ import { createCredential } from "@/lib/credentials/create-credential";
 import { resetStaffPassword } from "@/lib/auth/change-staff-password";
 import { unblockLogins } from "@/lib/auth/throttle-logins";
 import type { Db } from "@/db/client";
-import { backup, restore, BackupError } from "./admin-backup";
+import { backup, restore, rotateToken, BackupError } from "./admin-backup";
 
 const usage = `usage: npm run admin -- <command>
   (commands marked * read the password or secret from ADMIN_CLI_SECRET, or else the first line of stdin)
@@ -34,8 +34,10 @@ const usage = `usage: npm run admin -- <command>
   credential:create --org D --clientname C --role admin|operator|viewer  * the secret
   login:unblock --email E            lift the login blocks of a staff account, from every address
   login:unblock --org D --clientname C   the same for a process-API credential
-  backup FILE [--url URL]            archive of the embedded database, blobs and secret key, made by the running server (default URL http://127.0.0.1:$PORT)
-  restore FILE --data-dir DIR        unpack a backup into an empty directory, then start a server with DATA_DIR=DIR`;
+  backup FILE [--url URL] [--encrypt]  archive of the embedded database, blobs and secret key, made by the running server (default URL http://127.0.0.1:$PORT);
+                                     --encrypt: AES-256-GCM under a passphrase from BACKUP_PASSPHRASE or stdin
+  restore FILE --data-dir DIR        unpack a backup into an empty directory (an encrypted one asks its passphrase), then start a server with DATA_DIR=DIR
+  admin-token:rotate                 a new DATA_DIR/admin.token for the backup channel (when ADMIN_TOKEN is not set); the old one stops working`;
 
 const options = {
   domain: { type: "string" },
@@ -50,9 +52,10 @@ const options = {
   secret: { type: "string" },
   url: { type: "string" },
   "data-dir": { type: "string" },
+  encrypt: { type: "boolean" },
 } as const;
 
-type Values = { [K in keyof typeof options]?: string };
+type Values = { [K in keyof typeof options]?: (typeof options)[K]["type"] extends "boolean" ? boolean : string };
 
 const commands: Record<string, (values: Values, positionals: string[], db: Db) => Promise<string>> = {
   async "org:create"(v, _p, db) {
@@ -138,7 +141,8 @@ class UsageError extends Error {}
 
 // commands that never open the database themselves: a backup asks the server that owns it
 const channelCommands: Record<string, (values: Values, positionals: string[]) => Promise<string>> = {
-  backup: (v, p) => backup(required(p[0], "FILE"), v.url),
+  backup: (v, p) => backup(required(p[0], "FILE"), v.url, v.encrypt),
+  "admin-token:rotate": () => rotateToken(),
   restore: (v, p) => restore(required(p[0], "FILE"), v["data-dir"]),
 };
 

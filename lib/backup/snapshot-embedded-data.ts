@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { digestTree } from "./archive-members";
 import { archiveEntries, type BackupManifest } from "./backup-manifest";
 
 /** The part of PGlite the snapshot needs (the server's own instance, never a second one on the directory). */
@@ -14,6 +15,7 @@ export type EmbeddedDatabase = {
  * the instance's transaction lock, so no other transaction is half done in the dump; the blobs are
  * hard-linked in the same moment (blob writes replace whole files by rename, so a link keeps the
  * version it saw). The database checkpoints first so the restored copy opens without replaying WAL.
+ * The manifest names every member with its SHA-256.
  */
 export async function snapshotEmbeddedData(
   { stagingDir }: { stagingDir: string },
@@ -28,11 +30,12 @@ export async function snapshotEmbeddedData(
   });
   if (!secretKeyFromEnvironment) await fs.copyFile(path.join(dataDir, "secret.key"), path.join(stagingDir, archiveEntries.secretKey));
   const manifest: BackupManifest = {
-    format: "firmaviva-backup-1",
+    format: "firmaviva-backup-2",
     createdAt: new Date().toISOString(),
     database: "pglite",
     blobs,
     secretKey: secretKeyFromEnvironment ? "environment" : "file",
+    files: await digestTree(stagingDir, archiveEntries.manifest),
   };
   await fs.writeFile(path.join(stagingDir, archiveEntries.manifest), JSON.stringify(manifest, null, 2) + "\n", { mode: 0o600 });
   return manifest;

@@ -38,6 +38,13 @@ function isTrusted(address: Address, trusted: TrustedProxies): boolean {
   return trusted.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
 }
 
+/** Whether an address (as text) is loopback or inside one of the ranges; unreadable text never is. */
+export function isLoopbackOrIn(text: string, ranges: TrustedProxies): boolean {
+  const address = parseAddress(text);
+  if (!address) return false;
+  return address.range() === "loopback" || isTrusted(address, ranges);
+}
+
 /**
  * The client's address: the socket peer, unless that peer is a trusted proxy, in which case
  * X-Forwarded-For is walked from the right past every trusted hop; the first untrusted (or the

@@ -101,6 +101,22 @@ export const ZEnv = z.object({
         }
       }),
   ),
+  // addresses besides loopback that may use the backup channel (lib/backup/admin-channel.ts); none by default
+  ADMIN_ALLOW: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .optional()
+      .superRefine((value, context) => {
+        try {
+          parseTrustedProxies(value);
+        } catch (error) {
+          context.addIssue({ code: "custom", message: `${(error as Error).message}; list CIDR ranges separated by commas or spaces` });
+        }
+      }),
+  ),
+  // the backup channel's bearer token; unset, one is generated into DATA_DIR/admin.token (npm run admin -- admin-token:rotate)
+  ADMIN_TOKEN: z.preprocess(emptyAsUndefined, z.string().regex(/^[\x21-\x7e]{32,256}$/, "must be 32 to 256 printable characters without spaces (use `openssl rand -hex 32`)").optional()),
 }).superRefine((env, context) => {
   const pkcs11 = { PKCS11_MODULE: env.PKCS11_MODULE, PKCS11_TOKEN_LABEL: env.PKCS11_TOKEN_LABEL, PKCS11_PIN: env.PKCS11_PIN };
   if (!Object.values(pkcs11).some(Boolean)) return;

@@ -15,6 +15,8 @@ export type AppConfig = Env & {
   trustAnchorsDer: Uint8Array[];
   /** TRUSTED_PROXIES parsed: the hops whose X-Forwarded-For entries are believed. */
   trustedProxies: TrustedProxies;
+  /** ADMIN_ALLOW parsed: addresses besides loopback that may use the backup channel. */
+  adminAllow: TrustedProxies;
 };
 
 export class ConfigError extends Error {
@@ -54,6 +56,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     databaseKind: env.DATABASE_URL ? "postgres" : "pglite",
     trustAnchorsDer: env.TRUST_ANCHORS_FILE ? readTrustAnchors(env.TRUST_ANCHORS_FILE) : [],
     trustedProxies: parseTrustedProxies(env.TRUSTED_PROXIES),
+    adminAllow: parseTrustedProxies(env.ADMIN_ALLOW),
   };
 }
 

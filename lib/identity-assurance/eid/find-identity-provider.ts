@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { organizationIdentityProviders } from "@/db/schema";
+import { organizationIdentityProviders, organizations } from "@/db/schema";
 import { openClientSecret } from "./client-secret-box";
 import type { EidProvider } from "./oidc-relying-party";
 
@@ -16,9 +16,16 @@ export async function describeIdentityProvider(input: { organizationId: string }
 
 /** The provider with its secret opened, for the relying party only (never for a page). */
 export async function loadEidProvider(input: { organizationId: string }, deps: { db: Db; secretKey: Uint8Array }): Promise<(EidProvider & { displayName: string }) | null> {
-  const [row] = await deps.db.select().from(organizationIdentityProviders).where(eq(organizationIdentityProviders.organizationId, input.organizationId)).limit(1);
-  if (!row) return null;
+  const [found] = await deps.db
+    .select({ row: organizationIdentityProviders, allowPrivate: organizations.allowPrivateCallbacks })
+    .from(organizationIdentityProviders)
+    .innerJoin(organizations, eq(organizations.id, organizationIdentityProviders.organizationId))
+    .where(eq(organizationIdentityProviders.organizationId, input.organizationId))
+    .limit(1);
+  if (!found) return null;
+  const { row } = found;
   return {
+    allowPrivate: found.allowPrivate,
     displayName: row.displayName,
     issuer: row.issuer,
     clientId: row.clientId,

@@ -25,6 +25,8 @@ const provider = (): EidProvider => ({
   documentNumberClaim: "document_number",
   givenNameClaim: "given_name",
   familyNameClaim: "family_name",
+  // the minted provider listens on loopback: this organization was allowed private targets
+  allowPrivate: true,
 });
 
 const mint = (overrides: MintOverrides = {}) => op.mint(NONCE, overrides);
@@ -83,5 +85,51 @@ describe("eID id_token checks (openid-client)", () => {
 
   it("refuses plain http for a remote issuer (only loopback may skip TLS)", async () => {
     await expect(discoverEidProvider({ ...provider(), issuer: "http://idp.example.org" })).rejects.toMatchObject({ name: "EidFailure" });
+  });
+
+  describe("the outbound guard (a tenant admin's issuer is not a request forger)", () => {
+    let hits = 0;
+    let counting: http.Server;
+    let base = "";
+    let answer: (res: http.ServerResponse) => void = (res) => res.end("{}");
+    beforeAll(async () => {
+      counting = http.createServer((_req, res) => {
+        hits++;
+        answer(res);
+      });
+      await new Promise<void>((resolve) => counting.listen(0, "127.0.0.1", resolve));
+      base = `127.0.0.1:${(counting.address() as AddressInfo).port}`;
+    });
+    afterAll(() => {
+      counting.closeAllConnections();
+      counting.close();
+    });
+
+    it.each([
+      ["plain http to loopback", () => `http://${base}`],
+      ["https to a name that resolves to loopback", () => `https://${base.replace("127.0.0.1", "localhost")}`],
+      ["https to a loopback address", () => `https://${base}`],
+    ])("never calls %s unless the organization may reach private targets", async (_name, issuerOf) => {
+      const before = hits;
+      await expect(discoverEidProvider({ ...provider(), issuer: issuerOf(), allowPrivate: false })).rejects.toMatchObject({ reason: "unreachable" });
+      expect(hits).toBe(before);
+    });
+
+    it("refuses a discovery document that names a plain-http or unparsable token endpoint", async () => {
+      const metadata = (tokenEndpoint: string) => (res: http.ServerResponse) =>
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ issuer: `http://${base}`, authorization_endpoint: `http://${base}/auth`, token_endpoint: tokenEndpoint, jwks_uri: `http://${base}/jwks` }));
+      for (const endpoint of ["http://169.254.169.254/latest/meta-data", "http://10.0.0.5/token"]) {
+        answer = metadata(endpoint);
+        // allowed private targets still allow plain http to loopback only
+        await expect(discoverEidProvider({ ...provider(), issuer: `http://${base}` })).rejects.toMatchObject({ reason: "unreachable" });
+      }
+      answer = metadata(`http://${base}/token`);
+      await expect(discoverEidProvider({ ...provider(), issuer: `http://${base}` })).resolves.toBeDefined();
+    });
+
+    it("caps the provider's answers at 1 MB", async () => {
+      answer = (res) => res.writeHead(200, { "content-type": "application/json" }).end(`{"issuer":"${"x".repeat(1024 * 1024)}"}`);
+      await expect(discoverEidProvider({ ...provider(), issuer: `http://${base}` })).rejects.toMatchObject({ reason: "unreachable" });
+    });
   });
 });

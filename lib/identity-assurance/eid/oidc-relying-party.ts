@@ -1,4 +1,6 @@
 import * as oidc from "openid-client";
+import { guardedFetch, ResponseTooLargeError } from "@/lib/outbound-http/guarded-fetch";
+import { BlockedTargetError } from "@/lib/outbound-http/post-webhook";
 import { EidFailure, type EidFailureReason } from "./eid-failure";
 import { isLoopbackIssuer } from "./loopback-issuer";
 
@@ -11,6 +13,8 @@ export type EidProvider = {
   documentNumberClaim: string;
   givenNameClaim: string;
   familyNameClaim: string;
+  /** The platform admin allowed this organization private-network targets (callbacks, CRLs, this provider). */
+  allowPrivate: boolean;
 };
 
 /** The signer's identity as the provider vouched for it. */
@@ -19,13 +23,28 @@ export type EidIdentity = { issuer: string; subject: string; documentNumber: str
 /** Every request to the provider (discovery, JWKS, token, userinfo) gives up after this many seconds. */
 export const EID_TIMEOUT_SECONDS = 10;
 
-/** Discovery of the provider's metadata through openid-client (RFC 8414 / OIDC Discovery). */
+/** A provider's answer (discovery document, JWKS, token) larger than this is refused unread. */
+export const EID_MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/**
+ * Discovery of the provider's metadata through openid-client (RFC 8414 / OIDC Discovery). The
+ * issuer is a tenant admin's input, so every request (discovery, JWKS, token, userinfo) goes
+ * through the outbound guard, and the endpoints the document names are checked before any is used.
+ */
 export async function discoverEidProvider(provider: EidProvider): Promise<oidc.Configuration> {
+  const fetcher = guardedFetch({ allowPrivate: provider.allowPrivate, maxBytes: EID_MAX_RESPONSE_BYTES, timeoutMs: EID_TIMEOUT_SECONDS * 1000, userAgent: "FirmaViva-eID/1" });
+  const insecure = provider.allowPrivate && isLoopbackIssuer(provider.issuer);
   try {
+    if (!endpointAllowed(provider.issuer, provider.allowPrivate)) throw new BlockedTargetError(provider.issuer);
     const config = await oidc.discovery(new URL(provider.issuer), provider.clientId, { client_secret: provider.clientSecret }, oidc.ClientSecretBasic(provider.clientSecret), {
       timeout: EID_TIMEOUT_SECONDS,
-      ...(isLoopbackIssuer(provider.issuer) ? { execute: [oidc.allowInsecureRequests] } : {}),
+      [oidc.customFetch]: fetcher as never,
+      ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
     });
+    const metadata = config.serverMetadata();
+    for (const endpoint of [metadata.token_endpoint, metadata.jwks_uri, metadata.userinfo_endpoint]) {
+      if (endpoint && !endpointAllowed(endpoint, provider.allowPrivate)) throw new BlockedTargetError(endpoint);
+    }
     // by default an id_token from the token endpoint is trusted on TLS alone, without its signature
     // (OIDC Core 3.1.3.7); the evidence must rest on the provider's signature, so check it against the JWKS
     oidc.enableNonRepudiationChecks(config);
@@ -87,8 +106,19 @@ export async function exchangeEidCode(
   }
 }
 
+/** The server-side endpoints a discovery document names: https, or loopback http where private targets are allowed. */
+function endpointAllowed(endpoint: string, allowPrivate: boolean): boolean {
+  const url = URL.parse(endpoint);
+  if (!url) return false;
+  return url.protocol === "https:" || (allowPrivate && isLoopbackIssuer(url.href));
+}
+
 /** openid-client / oauth4webapi error codes to our reasons (the claim that failed is in the cause). */
 export function reasonOf(error: unknown): EidFailureReason {
+  // a refused target answers like one that is down: the answer must not tell an internal port apart
+  if (error instanceof BlockedTargetError || error instanceof ResponseTooLargeError) return "unreachable";
+  const wrapped = (error as { cause?: unknown })?.cause;
+  if (wrapped instanceof BlockedTargetError || wrapped instanceof ResponseTooLargeError) return "unreachable";
   const code = (error as { code?: string })?.code;
   const cause = (error as { cause?: { message?: string; code?: string; cause?: { claim?: string } } })?.cause;
   const claim = cause?.cause?.claim;

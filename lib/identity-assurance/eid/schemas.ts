@@ -11,7 +11,8 @@ const claimName = (field: string) =>
 
 /**
  * The organization's OpenID Connect identity provider, as the dashboard edits it. An empty
- * clientSecret keeps the stored one (it is never shown back); the first save must give one.
+ * clientSecret keeps the stored one (it is never shown back) while the issuer stays the same; the
+ * first save and every change of issuer must give one (the secret is never sent to a new issuer).
  */
 export const ZIdentityProviderSettings = z.object({
   displayName: z.string().trim().min(1, "displayName es obligatorio").max(80, "displayName admite hasta 80 caracteres"),
@@ -19,7 +20,7 @@ export const ZIdentityProviderSettings = z.object({
     .url({ protocol: /^https?$/, message: "issuer debe ser una URL http(s)" })
     .max(500, "issuer admite hasta 500 caracteres")
     .refine((value) => !new URL(value).search && !new URL(value).hash, "issuer no lleva parámetros ni fragmento")
-    // plain http only reaches a provider on this machine; a remote one must be https
+    // plain http only reaches a provider on this machine (and only where private targets are allowed: saveIdentityProvider)
     .refine((value) => value.startsWith("https:") || isLoopbackIssuer(value), "issuer debe usar https"),
   clientId: z.string().trim().min(1, "clientId es obligatorio").max(200, "clientId admite hasta 200 caracteres"),
   clientSecret: z.string().max(500, "clientSecret admite hasta 500 caracteres").default(""),

@@ -1,16 +1,18 @@
 import { withPublic } from "@/lib/http/with-api-auth";
 import { readAuthorization } from "@/lib/request-reading/parse-input";
 import { AppError } from "@/lib/errors";
-import { isBackupToken } from "@/lib/backup/backup-token";
+import { adminChannelAllows, isAdminToken } from "@/lib/backup/admin-channel";
 import { createBackupArchive } from "@/lib/backup/create-backup-archive";
 import type { EmbeddedDatabase } from "@/lib/backup/snapshot-embedded-data";
 
 export const dynamic = "force-dynamic";
 
-/** The admin channel of `npm run admin -- backup`: a consistent archive of the embedded data, made by its owner. */
+/** The admin channel of `npm run admin -- backup`: loopback or ADMIN_ALLOW only, with the admin token (not SECRET_KEY's). */
 export const POST = withPublic("json", async (request, { services }) => {
+  // from elsewhere the channel does not exist
+  if (!adminChannelAllows(request, services.config)) throw new AppError("NOT_FOUND");
   const token = readAuthorization(request, ["bearer"]);
-  if (!token || !isBackupToken(token, services.config.secretKey)) throw new AppError("UNAUTHORIZED");
+  if (!token || !isAdminToken(token, services.config)) throw new AppError("UNAUTHORIZED");
   if (services.config.S3_BUCKET) throw new AppError("CONFLICT", "blobs are in S3 (S3_BUCKET): back up the bucket and the database separately (README, Backup and restore)");
   const database = services.databaseKind === "pglite" ? (services.db as unknown as { $client: EmbeddedDatabase }).$client : null;
   const archive = await createBackupArchive({ database, dataDir: services.config.dataDir, secretKeyFromEnvironment: !!services.config.SECRET_KEY });
