@@ -1,4 +1,5 @@
 import net from "node:net";
+import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_API_SECRET, ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
 import { login, processApi, signer } from "../fixtures/process-api-client";
@@ -20,7 +21,8 @@ beforeAll(async () => {
     hits++;
     socket.destroy();
   });
-  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  // every interface: whatever address the machine's own name resolves to reaches the listener
+  await new Promise<void>((resolve) => listener.listen(0, resolve));
   port = (listener.address() as net.AddressInfo).port;
   server = await startTestServer();
 }, 120_000);
@@ -73,8 +75,10 @@ describe("the eID issuer is not a request forger", () => {
   it("refuses a loopback issuer on save, and never connects to a name that resolves to loopback", async () => {
     expect(await saveIssuer(`http://127.0.0.1:${port}`)).toMatchObject({ ok: false, message: expect.stringMatching(/privada|loopback/) });
     expect(await saveIssuer(`https://127.0.0.1:${port}`)).toMatchObject({ ok: false });
-    // a name is only resolved at request time: the save passes, the connection does not
-    expect(await saveIssuer(`https://localhost:${port}`)).toMatchObject({ ok: true });
+    // a name (this machine's own, resolving to a local address) is only resolved at request time:
+    // the save passes, the connection does not
+    expect(await saveIssuer(`https://localhost:${port}`)).toMatchObject({ ok: false });
+    expect(await saveIssuer(`https://${os.hostname()}:${port}`)).toMatchObject({ ok: true });
     const started = await startLogin();
     expect(started.status).toBe(502);
     expect(await started.json()).toMatchObject({ reason: "eid_unreachable" });
@@ -82,8 +86,8 @@ describe("the eID issuer is not a request forger", () => {
   }, 120_000);
 
   it("asks for the client secret again when the issuer changes (the old one never goes to a new issuer)", async () => {
-    expect(await saveIssuer(`https://localhost:${port + 1}`, "")).toMatchObject({ ok: false, message: expect.stringContaining("clientSecret es obligatorio al cambiar el issuer") });
-    expect(await saveIssuer(`https://localhost:${port}`, "")).toMatchObject({ ok: true });
+    expect(await saveIssuer(`https://${os.hostname()}:${port + 1}`, "")).toMatchObject({ ok: false, message: expect.stringContaining("clientSecret es obligatorio al cambiar el issuer") });
+    expect(await saveIssuer(`https://${os.hostname()}:${port}`, "")).toMatchObject({ ok: true });
   }, 60_000);
 
   it("reaches a loopback provider only while the platform admin allows private targets for the organization", async () => {
