@@ -32,6 +32,7 @@ afterAll(async () => {
 
 describe.skipIf(!embedded)("backup of the running embedded server, restore into a new directory", () => {
   it("refuses a backup request without the admin channel's token, and a restore over existing data or from a damaged file", async () => {
+    // (the token derived from SECRET_KEY that this channel used to take: e2e/api/backup-channel.test.ts)
     for (const authorization of [undefined, "Bearer 00", `Bearer ${"a".repeat(64)}`]) {
       const answer = await fetch(`${original.baseUrl}/api/admin/backup`, { method: "POST", headers: authorization ? { authorization } : {} });
       expect(answer.status).toBe(401);
@@ -81,6 +82,21 @@ describe.skipIf(!embedded)("backup of the running embedded server, restore into 
     expect(answeredDuring).toBeGreaterThan(0);
     expect(made.stdout).toContain("backup written to");
     expect(fs.readdirSync(original.dataDir).filter((f) => f.startsWith("backup-")), "snapshot left behind").toEqual([]);
+
+    // the same, encrypted under a passphrase: unreadable without it, refused with a wrong one
+    const sealed = path.join(scratch, "firmaviva.tar.gz.enc");
+    const passphrase = { BACKUP_PASSPHRASE: "una frase de paso larga" };
+    const encrypted = await runAdminCliAsync(["backup", sealed, "--url", original.baseUrl, "--encrypt"], { dataDir: original.dataDir }, passphrase);
+    expect(encrypted.code, encrypted.stderr).toBe(0);
+    expect(fs.readFileSync(sealed).subarray(0, 9).toString()).toBe("FVBACKUP-");
+    const wrongDir = path.join(scratch, "wrong-passphrase");
+    const wrong = await runAdminCliAsync(["restore", sealed, "--data-dir", wrongDir], { dataDir: wrongDir }, { BACKUP_PASSPHRASE: "otra frase de paso cualquiera" });
+    expect(wrong.stderr).toContain("wrong passphrase");
+    expect(fs.readdirSync(wrongDir)).toEqual([]);
+    const openedDir = path.join(scratch, "decrypted");
+    const opened = await runAdminCliAsync(["restore", sealed, "--data-dir", openedDir], { dataDir: openedDir }, passphrase);
+    expect(opened.code, opened.stderr).toBe(0);
+    expect(opened.stdout).toMatch(/1 organization\(s\)/);
 
     const dataDir = path.join(scratch, "restored");
     const unpacked = await runAdminCliAsync(["restore", archive, "--data-dir", dataDir], { dataDir });

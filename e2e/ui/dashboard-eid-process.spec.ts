@@ -5,6 +5,7 @@ import { signer } from "../fixtures/process-api-client";
 import { PHONE, DESKTOP } from "../fixtures/camera-browser";
 import { signInAs } from "../fixtures/dashboard";
 import { startOidcTestProvider, type OidcTestProvider } from "../fixtures/oidc-test-provider";
+import { setPrivateTargets } from "../fixtures/private-targets";
 import { NewProcessPage } from "../pages/new-process-page";
 import { ProcessDetailPage } from "../pages/process-detail-page";
 import { SignerPage } from "../pages/signer-page";
@@ -26,6 +27,7 @@ test.afterAll(async ({ browser }) => {
   const page = await (await browser.newContext()).newPage();
   await signInAs(page, ADMIN_EMAIL, ADMIN_PASSWORD);
   await removeProvider(page);
+  await setPrivateTargets(page, false);
   await op?.close();
 });
 
@@ -71,6 +73,8 @@ test("without a provider the eID choice is explained, not offered, and the serve
 
 test("staff configure the provider on the organization page", async ({ browser }) => {
   const page = await signedIn(browser, DESKTOP);
+  // the provider listens on loopback: only the platform administrator may allow that
+  await setPrivateTargets(page, true);
   await page.goto("/organization");
   const form = page.getByTestId("identity-provider-form");
   await form.getByLabel("Nombre que verá el firmante").fill(PROVIDER_NAME);

@@ -4,6 +4,7 @@ import { login, processApi, signer, type ProcessApi } from "../fixtures/process-
 import { PHONE, DESKTOP } from "../fixtures/camera-browser";
 import { signInAs } from "../fixtures/dashboard";
 import { startOidcTestProvider, type OidcTestProvider } from "../fixtures/oidc-test-provider";
+import { setPrivateTargets } from "../fixtures/private-targets";
 import { validatePdf } from "../fixtures/independent-validators";
 import { SignerPage } from "../pages/signer-page";
 
@@ -21,7 +22,12 @@ test.beforeAll(async ({ baseURL }) => {
   op = await startOidcTestProvider({ redirectUri: `${baseURL}/ui/signature_processes/eid/callback` });
   admin = processApi(baseURL!, await login(baseURL!, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_API_SECRET));
 });
-test.afterAll(async () => op?.close());
+test.afterAll(async ({ browser }) => {
+  const page = await (await browser.newContext()).newPage();
+  await signInAs(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  await setPrivateTargets(page, false);
+  await op?.close();
+});
 
 test("a signer with the eid challenge is refused while the organization has no provider", async () => {
   const response = await admin.create({ signers: [signer({ signChallenges: ["eid"] })], description: "eID sin proveedor" });
@@ -43,6 +49,16 @@ test("staff configure the organization's provider; the client secret is never sh
   // a remote provider without TLS is refused before anything is stored
   await expect(form).toContainText("issuer debe usar https");
   await form.getByLabel("Issuer (URL del proveedor)").fill(op.issuer);
+  await form.getByRole("button", { name: "Configurar proveedor" }).click();
+  // the test provider listens on loopback: refused until the platform administrator allows private targets
+  await expect(form).toContainText("solo si el administrador de la plataforma permitió destinos de red privada");
+  await setPrivateTargets(page, true);
+  await page.goto("/organization");
+  await form.getByLabel("Nombre que verá el firmante").fill(PROVIDER_NAME);
+  await form.getByLabel("Issuer (URL del proveedor)").fill(op.issuer);
+  await form.getByLabel("Client ID").fill(op.clientId);
+  await form.getByLabel("Client secret").fill(op.clientSecret);
+  await form.getByLabel(/^Scopes/).fill("profile document");
   await form.getByRole("button", { name: "Configurar proveedor" }).click();
   await expect(form.getByRole("status")).toContainText("Proveedor de identidad guardado.");
   await page.reload();
