@@ -1,16 +1,26 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { metrics, routeLabel } from "./metrics";
 import { isMetricsToken } from "./is-metrics-token";
+import { KNOWN_ROUTES } from "./known-routes";
 import { requestIdOf, currentRequestId, runWithRequestContext } from "@/lib/runtime/request-context";
 
 describe("route labels keep ids and tokens out of the metrics", () => {
   it.each([
     ["/api/v3/signPDF", "/api/v3/signPDF"],
     ["/api/signer/Yp3kQ9x_2ZrT8mWq1vLc/sign", "/api/signer/:id/sign"],
-    ["/api/documents/0b8f7e4c-1a2b-4c3d-9e8f-0123456789ab/download", "/api/documents/:id/download"],
+    ["/api/documents/0b8f7e4c-1a2b-4c3d-9e8f-0123456789ab", "/api/documents/:id"],
+    // made-up paths: one label, whatever their words
+    ["/api/documents/0b8f7e4c/download", "other"],
+    ["/api/session/callback/credentials", "/api/session/:id"],
+    ["/api/invented", "other"],
+    ["/api/signer", "other"],
+    ["/api/signer/abc/xyz", "other"],
     ["/api/selfies/12345678", "/api/selfies/:id"],
+    ["/api/health/", "/api/health"],
     ["/api/pki/ca.pem", "/api/pki/ca.pem"],
-    ["/api/signer/abcdefghijklmnopqrstuvwxyzabcdefgh", "/api/signer/:id"],
+    ["/api/signer/abcdefghijklmnopqrstuvwxyzabcdefgh/eid", "/api/signer/:id/eid"],
     // a token that happens to be all letters is still a parameter by its position
     ["/api/signer/no-such-link/sign", "/api/signer/:id/sign"],
     ["/api/signer/AbCdEf/documents/GhIjKl", "/api/signer/:id/documents/:id"],
@@ -18,6 +28,16 @@ describe("route labels keep ids and tokens out of the metrics", () => {
     ["/api/dashboard/processes/abc/evidence", "/api/dashboard/processes/:id/evidence"],
     ["/api/pki/crl/issuing.crl", "/api/pki/crl/:id"],
   ])("%s -> %s", (path, label) => expect(routeLabel(path)).toBe(label));
+});
+
+describe("the known routes", () => {
+  it("are exactly the route handlers under app/", () => {
+    const onDisk = (fs.readdirSync("app", { recursive: true }) as string[])
+      .filter((file) => path.basename(file) === "route.ts")
+      .map((file) => "/" + path.dirname(file).split(path.sep).join("/"))
+      .sort();
+    expect([...KNOWN_ROUTES].sort()).toEqual(onDisk);
+  });
 });
 
 describe("metrics registry", () => {

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { processSingleton } from "@/lib/process-wide/singleton";
+import { KNOWN_ROUTES } from "./known-routes";
 
 function createMetrics() {
   const registry = new Registry();
@@ -9,7 +10,7 @@ function createMetrics() {
     registry,
     httpDuration: new Histogram({
       name: "firmaviva_http_request_duration_seconds",
-      help: "API request durations, by route (ids and tokens replaced by :id), method and status",
+      help: "API request durations, by route (a known route pattern, parameters as :id; any other path: other), method and status",
       labelNames: ["route", "method", "status"] as const,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers,
@@ -77,23 +78,18 @@ export function metrics(): Metrics {
   return processSingleton("firmaviva.metrics", createMetrics);
 }
 
-// the segment after one of these is a route parameter (app/api/**/[id], [token], [file]...)
-const PARAMETER_AFTER = new Set(["signer", "documents", "selfies", "registry-photos", "processes", "crl"]);
-const PLAIN_SEGMENT = /^(?:[A-Za-z][A-Za-z_.-]{0,31}|v\d{1,2})$/;
+const matchers = KNOWN_ROUTES.map((pattern) => {
+  const source = pattern
+    .split("/")
+    .map((segment) => (segment.startsWith("[...") ? ".+" : segment.startsWith("[") ? "[^/]+" : segment.replace(/[.*+?^${}()|\\]/g, "\\$&")))
+    .join("/");
+  return { regex: new RegExp(`^${source}/?$`), label: pattern.replace(/\[(?:\.\.\.)?[^\]]+\]/g, ":id") };
+});
 
 /**
- * A route label of bounded variety, without credentials: route parameters (a signer link's token,
- * document and signer ids, CRL file names) and anything that does not look like a fixed path word
- * become `:id`. The position decides, not the look, since a token may happen to be all letters.
+ * A route label from a fixed list (the route handlers under app/), with every parameter as `:id`:
+ * a made-up path is `other`, so anonymous requests cannot add series, and tokens never become labels.
  */
 export function routeLabel(pathname: string): string {
-  const segments = pathname.split("/");
-  return segments
-    .map((segment, i) => {
-      if (i === 0) return segment;
-      const parameter = PARAMETER_AFTER.has(segments[i - 1]) && !(i >= 2 && PARAMETER_AFTER.has(segments[i - 2]));
-      return parameter || !PLAIN_SEGMENT.test(segment) ? ":id" : segment;
-    })
-    .join("/")
-    .slice(0, 120);
+  return matchers.find((m) => m.regex.test(pathname))?.label ?? "other";
 }
