@@ -17,6 +17,9 @@ describe("who may reach the backup channel", () => {
     ["a private address not in ADMIN_ALLOW", "10.1.2.3", {}, none, false],
     ["an address in ADMIN_ALLOW", "10.1.2.3", {}, { ...none, adminAllow: parseTrustedProxies("10.1.0.0/16") }, true],
     ["no peer at all", "", {}, none, false],
+    // what Next adds itself when a request carries no X-Forwarded-For
+    ["loopback, with Next's own X-Forwarded-For", "127.0.0.1", { "x-forwarded-for": "127.0.0.1" }, none, true],
+    ["loopback v6, with Next's own X-Forwarded-For", "::ffff:127.0.0.1", { "x-forwarded-for": "::ffff:127.0.0.1" }, none, true],
     // a reverse proxy on this machine: every visitor would look like loopback
     ["loopback relaying a visitor (untrusted proxy)", "127.0.0.1", { "x-forwarded-for": "203.0.113.9" }, none, false],
     ["loopback relaying with Forwarded only", "127.0.0.1", { forwarded: "for=203.0.113.9" }, none, false],

@@ -50,10 +50,14 @@ export function isAdminToken(presented: string, config: { ADMIN_TOKEN?: string; 
  */
 export function adminChannelAllows(request: Request, config: { adminAllow: TrustedProxies; trustedProxies: TrustedProxies }): boolean {
   const peer = request.headers.get(PEER_ADDRESS_HEADER) ?? "";
-  const relayed = request.headers.has("x-forwarded-for") || request.headers.has("forwarded") || request.headers.has("x-real-ip");
+  // Next itself sets X-Forwarded-For to the socket's peer when a request carries none
+  const hops = (request.headers.get("x-forwarded-for") ?? "").split(",").map((hop) => hop.trim()).filter(Boolean);
+  const self = clientAddress({ headers: new Headers({ [PEER_ADDRESS_HEADER]: peer }) }, []);
+  const addedByNext = hops.length === 1 && clientAddress({ headers: new Headers({ [PEER_ADDRESS_HEADER]: hops[0] }) }, []) === self;
+  const relayed = (hops.length > 0 && !addedByNext) || request.headers.has("forwarded") || request.headers.has("x-real-ip");
   if (!relayed) return isLoopbackOrIn(peer, config.adminAllow);
   const client = clientAddress(request, config.trustedProxies);
   // no trusted hop was walked: whoever relayed it is not a known proxy, and its client is unknown
-  if (client === clientAddress({ headers: new Headers({ [PEER_ADDRESS_HEADER]: peer }) }, [])) return false;
+  if (client === self) return false;
   return isLoopbackOrIn(client, config.adminAllow);
 }

@@ -20,6 +20,12 @@ describe("clientAddress", () => {
     ["a hop written in a lax form is not believed", proxies, "10.0.0.1", "0x7f.1", "10.0.0.1"],
     ["every hop trusted: the leftmost", proxies, "127.0.0.1", "10.0.0.2, 10.0.0.3", "10.0.0.2"],
     ["IPv6 client, canonical form", proxies, "::1", "2001:DB8:0:0::1", "2001:db8::1"],
+    // a proxy that writes the client's port: before, the walk stopped at the proxy and every client shared its address
+    ["an IPv4 hop with its port", proxies, "10.0.0.1", "198.51.100.1:52314", "198.51.100.1"],
+    ["an IPv6 hop in brackets with its port", proxies, "10.0.0.1", "[2001:db8::7]:443", "2001:db8::7"],
+    ["an IPv6 hop in brackets without a port", proxies, "10.0.0.1", "[2001:db8::8]", "2001:db8::8"],
+    ["a trusted hop with its port, then the client", proxies, "127.0.0.1", "198.51.100.9:1, 10.0.0.4:8080", "198.51.100.9"],
+    ["a port out of form is not an address", proxies, "10.0.0.1", "198.51.100.1:abc", "10.0.0.1"],
   ] as const)("%s", (_name, trusted, peer, forwarded, expected) => {
     expect(clientAddress(request(peer, forwarded), trusted)).toBe(expected);
   });

@@ -18,6 +18,15 @@ function parseAddress(text: string): Address | undefined {
   return v6.isIPv4MappedAddress() ? v6.toIPv4Address() : v6;
 }
 
+/** An X-Forwarded-For hop: an address, or one written with its port (`1.2.3.4:5678`, `[2001:db8::1]:443`, `[::1]`). */
+function parseHop(text: string): Address | undefined {
+  const trimmed = text.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(trimmed);
+  if (bracketed) return parseAddress(bracketed[1]);
+  const v4WithPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(trimmed);
+  return parseAddress(v4WithPort ? v4WithPort[1] : trimmed);
+}
+
 /**
  * TRUSTED_PROXIES: CIDR ranges (or single addresses) separated by commas or spaces. Throws a
  * message naming the first bad entry.
@@ -56,7 +65,7 @@ export function clientAddress(request: Request | { headers: Headers }, trusted: 
   const hops = (request.headers.get("x-forwarded-for") ?? "").split(",").reverse();
   for (const hop of hops) {
     if (!isTrusted(client, trusted)) break;
-    const previous = parseAddress(hop);
+    const previous = parseHop(hop);
     if (!previous) break;
     client = previous;
   }

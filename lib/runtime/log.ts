@@ -38,8 +38,43 @@ export function logWarn(message: string, fields: Record<string, unknown> = {}) {
   logger().warn(ownFields(fields), message);
 }
 
-/** An error's message and stack, never the objects it may hold (a request, a key, a document). */
+/**
+ * An error's class, code and constraint (its whole cause chain), and its stack frames; its message
+ * only when it does not come from the database. drizzle's query errors carry the statement and its
+ * parameters, and PostgreSQL's messages and details quote the values (names, DNI, addresses).
+ */
 export function logError(message: string, error?: unknown, fields: Record<string, unknown> = {}) {
-  const detail = error instanceof Error ? { error: error.message, stack: error.stack } : { error: String(error) };
-  logger().error(ownFields({ ...detail, ...fields }), message);
+  logger().error(ownFields({ ...describeError(error), ...fields }), message);
+}
+
+type ErrorLike = { name?: unknown; code?: unknown; constraint?: unknown; constraint_name?: unknown; table?: unknown; table_name?: unknown; message?: unknown; stack?: unknown; cause?: unknown };
+
+/** What an error may put in a log line: never the objects it holds, never a query's parameters. */
+export function describeError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { errorClass: typeof error };
+  const chain: ErrorLike[] = [];
+  for (let at: unknown = error; at && typeof at === "object" && chain.length < 5; at = (at as ErrorLike).cause) chain.push(at as ErrorLike);
+  const fromDatabase = chain.some(isDatabaseError);
+  const text = (value: unknown) => (typeof value === "string" && /^[\w.:-]{1,120}$/.test(value) ? value : undefined);
+  const causes = chain.map((e) => ({
+    class: (e as object).constructor?.name ?? text(e.name),
+    code: text(e.code) ?? (typeof e.code === "number" ? e.code : undefined),
+    constraint: text(e.constraint) ?? text(e.constraint_name),
+    table: text(e.table) ?? text(e.table_name),
+  }));
+  const frames = typeof error.stack === "string" ? error.stack.split("\n").filter((line) => /^\s+at /.test(line)).slice(0, 15).join("\n") : undefined;
+  return {
+    errorClass: causes[0].class,
+    ...(causes[0].code !== undefined ? { code: causes[0].code } : {}),
+    ...(causes.find((c) => c.constraint) ? { constraint: causes.find((c) => c.constraint)!.constraint } : {}),
+    ...(causes.length > 1 ? { causes: causes.slice(1) } : {}),
+    ...(fromDatabase ? {} : { error: error.message }),
+    stack: frames,
+  };
+}
+
+function isDatabaseError(error: ErrorLike): boolean {
+  const name = (error as object).constructor?.name ?? "";
+  // SQLSTATE codes are five characters; drizzle wraps the driver's error in DrizzleQueryError
+  return /Query|Postgres|Database/.test(name) || (typeof error.code === "string" && /^[0-9A-Z]{5}$/.test(error.code)) || (typeof error.message === "string" && error.message.startsWith("Failed query"));
 }

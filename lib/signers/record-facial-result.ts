@@ -5,6 +5,7 @@ import type { IdDocumentEvidence } from "./judge-facial-try";
 import type { LivenessChallenge } from "@/lib/faces/assess-liveness";
 import { identityReviews, processSigners, type FacialCheck, type IdentityReviewCard } from "@/db/schema";
 import type { SignerIdentity } from "@/lib/identity-assurance/identity-level";
+import { hasPendingReview } from "@/lib/identity-assurance/find-identity-review";
 import { recordProcessEvent } from "@/lib/processes/record-process-event";
 import type { SignerClient } from "./describe-signer-client";
 import { MAX_FACIAL_ATTEMPTS } from "./open-signing-link";
@@ -59,7 +60,10 @@ export async function recordFacialResult(
   if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
   const { process } = context;
   return db.transaction(async (tx) => {
-    const [current] = await tx.select({ signData: processSigners.signData }).from(processSigners).where(eq(processSigners.id, signer.id));
+    // the signer's row is locked: two parallel tries each checked "no pending review" before any lock,
+    // and the second insert broke the one-pending-review constraint (a 500 whose query held the card)
+    const [current] = await tx.select({ signData: processSigners.signData }).from(processSigners).where(eq(processSigners.id, signer.id)).for("update");
+    if (input.review && (await hasPendingReview(signer.id, tx as unknown as Db))) throw new SignerFlowError("identity_under_review");
     const counted = { attempts: input.attempt, signData: current.signData };
     const facial: FacialCheck = {
       result: input.result,
