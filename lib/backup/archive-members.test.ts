@@ -37,6 +37,16 @@ describe("archive members are checked before extraction", () => {
     const archive = path.join(dir, "abs.tar.gz");
     execFileSync("tar", ["-czPf", archive, outside]);
     expect(() => checkArchiveMembers(archive, "the archive")).toThrow(/outside the target/);
+    // the database dump's own form (GNU tar strips the slash): accepted only where asked for
+    expect(() => checkArchiveMembers(archive, "the dump", { leadingSlash: "strip" })).not.toThrow();
+  });
+  it("refuses a name that climbs out with .., even where a leading slash is stripped", () => {
+    const dir = scratch();
+    fs.mkdirSync(path.join(dir, "a"));
+    fs.writeFileSync(path.join(dir, "x.txt"), "x");
+    const archive = path.join(dir, "climb.tar");
+    execFileSync("tar", ["-cPf", archive, "-C", path.join(dir, "a"), "../x.txt"]);
+    expect(() => checkArchiveMembers(archive, "the dump", { leadingSlash: "strip" })).toThrow(/outside the target/);
   });
 });
 

@@ -10,7 +10,7 @@ import { AppError } from "@/lib/errors";
  * with "..". A link to /etc (or to another DATA_DIR) extracted first would have the next member
  * written through it.
  */
-export function checkArchiveMembers(archive: string, what: string): void {
+export function checkArchiveMembers(archive: string, what: string, options: { leadingSlash?: "refuse" | "strip" } = {}): void {
   const head = Buffer.alloc(2);
   const fd = fs.openSync(archive, "r");
   fs.readSync(fd, head, 0, 2, 0);
@@ -21,7 +21,8 @@ export function checkArchiveMembers(archive: string, what: string): void {
     if (line[0] !== "-" && line[0] !== "d") throw new AppError("VALIDATION", `${what}: refused, it holds a link, device or special file (${line.slice(0, 200)})`);
   }
   for (const name of list([gzip ? "-tzf" : "-tf", archive], what)) {
-    if (name.startsWith("/") || name.split("/").includes("..")) throw new AppError("VALIDATION", `${what}: refused, member ${name.slice(0, 200)} lies outside the target directory`);
+    // PGlite's own dump names its files from "/" (GNU tar strips the slash on extraction): allowed there only
+    if ((name.startsWith("/") && options.leadingSlash !== "strip") || name.split("/").includes("..")) throw new AppError("VALIDATION", `${what}: refused, member ${name.slice(0, 200)} lies outside the target directory`);
   }
 }
 

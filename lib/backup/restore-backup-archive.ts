@@ -38,7 +38,7 @@ export async function restoreBackupArchive({ archive, dataDir, passphrase }: { a
     await verifyDigests(members, manifest.files, archiveEntries.manifest);
     const pglite = path.join(dataDir, "pglite");
     fs.mkdirSync(pglite, { mode: 0o700 });
-    checkArchiveMembers(path.join(members, archiveEntries.database), "the database dump in the archive");
+    checkArchiveMembers(path.join(members, archiveEntries.database), "the database dump in the archive", { leadingSlash: "strip" });
     untar(["-xf", path.join(members, archiveEntries.database), "-C", pglite, "--no-same-owner", "--no-same-permissions"], "the database dump in the archive cannot be read");
     // the dump carries the running server's pid file; the restored cluster belongs to no process yet
     fs.rmSync(path.join(pglite, "postmaster.pid"), { force: true });
