@@ -193,6 +193,10 @@ describe("imported agent certificate", () => {
     expect((await wrong.json()).message).toMatch(/contraseña del PKCS#12 incorrecta/);
     const imported = await api.postForm("/api/v3/agentCertificate", { p12_password: "p12-secret" }, { p12_file: p12 });
     expect(imported.status, await imported.clone().text()).toBe(201);
+    // the same PKCS#12 again: before, the unique constraint's raw error
+    const again = await api.postForm("/api/v3/agentCertificate", { p12_password: "p12-secret" }, { p12_file: p12 });
+    expect(again.status).toBe(409);
+    expect((await again.json()).message).toMatch(/este certificado ya fue importado/);
     const signed = await api.signPdf({}, { pdf: contract });
     const body = await signed.json();
     const pdf = new Uint8Array(Buffer.from(body.signed_pdf, "base64"));

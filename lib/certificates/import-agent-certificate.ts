@@ -1,5 +1,6 @@
 import type { Db } from "@/db/client";
 import { AppError, isAppError } from "@/lib/errors";
+import { isUniqueViolation } from "@/db/is-unique-violation";
 import { cpuPool } from "@/lib/runtime/process-pools";
 import type { CertificateTasks } from "./certificate-tasks";
 import { isPkiError } from "@/lib/pki/errors";
@@ -27,6 +28,7 @@ export async function importAgentCertificate(input: { organizationId: string; p1
   // the whole chain, root included: the root checks the CRL of a certificate it issued directly, and
   // goes into the DSS; prepareCmsSigner keeps it out of the CMS (poppler quirk, docs/pdf-engine.md)
   const chainDer = imported.chainDer;
+  // the same certificate again (issuer and serial number) is a clear 409, not the constraint's raw error
   const row = await storeCertificate({
     certificate: { certificateDer: imported.certificateDer, pkcs8: imported.pkcs8 },
     purpose: "agent",
@@ -35,6 +37,9 @@ export async function importAgentCertificate(input: { organizationId: string; p1
     chainDer,
     source: "pkcs12",
     secretKey: settings.secretKey,
-  }, db);
+  }, db).catch((error: unknown) => {
+    if (isUniqueViolation(error, "pki_certificates_issuer_serial_key")) throw new AppError("CONFLICT", "este certificado ya fue importado (mismo emisor y número de serie)", "p12_file");
+    throw error;
+  });
   return { subject: row.subject, issuer: row.issuerName, notAfter: row.notAfter };
 }
