@@ -19,6 +19,7 @@ import { requestStampSignature } from "@/lib/stamp-signing/request-stamp-signatu
 import { ZSignPdfFields } from "@/lib/stamp-signing/schemas";
 import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
 import { validatePdfAt } from "./testing/long-term-checks";
+import { testWorkerPools } from "@/lib/server/testing/test-pools";
 
 const CONTRACT = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf"));
 
@@ -55,7 +56,7 @@ beforeAll(async () => {
     TRUST_ANCHORS_FILE: outsideTsa.caPemPath,
   });
   const database = await openDatabase({ dataDir: config.dataDir });
-  services = { config, db: database.db, databaseKind: "pglite", blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
+  services = { config, db: database.db, databaseKind: "pglite", pools: testWorkerPools(), blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
   const { organization, owner } = await createOrganization({ domain: "tsa.test", ownerEmail: "o@tsa.test", ownerPassword: "Owner-Password-1" }, services.db);
   const [user] = await services.db.select().from(users).where(eq(users.id, owner.id));
   const caller = { userId: user.id, email: user.email, role: user.role, organizationId: organization.id, organizationDomain: "tsa.test", organizationTimeZone: "America/Lima", isPlatformAdmin: false };

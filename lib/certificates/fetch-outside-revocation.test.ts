@@ -4,14 +4,17 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { x509 } from "@/lib/pki/x509-provider";
 import { startOutsideCa, type OutsideCa } from "./testing/outside-ca";
+import { newAppPool } from "@/lib/server/worker-pools";
 import { fetchOutsideRevocation, forgetOutsideCrls, outsideCrlCacheContents } from "./fetch-outside-revocation";
 
 const derOf = (pemFile: string) => new Uint8Array(new x509.X509Certificate(fs.readFileSync(pemFile, "utf8")).rawData);
 
+const revocationPool = newAppPool({ name: "revocation", size: 1 });
+afterAll(() => revocationPool.close());
 let ca: OutsideCa;
 let agent: Uint8Array;
 let root: Uint8Array;
-const fetchFor = (allowPrivate: boolean) => fetchOutsideRevocation([agent], { issuersDer: [root], isPlatformIssued: () => false, allowPrivate: async () => allowPrivate });
+const fetchFor = (allowPrivate: boolean) => fetchOutsideRevocation([agent], { issuersDer: [root], isPlatformIssued: () => false, allowPrivate: async () => allowPrivate, revocationPool });
 
 beforeAll(async () => {
   ca = await startOutsideCa(fs.mkdtempSync(path.join(os.tmpdir(), "fv-outside-crl-")));

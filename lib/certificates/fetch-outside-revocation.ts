@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { getPublicResource } from "@/lib/outbound-http/get-public-resource";
 import { x509 } from "@/lib/pki/x509-provider";
 import { readCertificate } from "@/lib/pki/check-pki-signatures";
-import { revocationPool } from "@/lib/runtime/process-pools";
+import type { TaskRunner } from "@/lib/runtime/cpu-pool";
 import type { CertificateTasks } from "./certificate-tasks";
 import type { OutsideCrlCheck } from "./check-outside-crl";
 import { forgetProcessSingleton, processSingleton } from "@/lib/process-wide/singleton";
@@ -41,6 +41,8 @@ export async function fetchOutsideRevocation(
     isPlatformIssued: (certificate: x509.X509Certificate) => boolean;
     /** Asked once, only when a CRL is to be fetched (most signatures are by our own CAs: no query then). */
     allowPrivate: () => Promise<boolean>;
+    /** Parses and judges each CRL off the event loop (its own pool: the signing task waiting on it holds a main one). */
+    revocationPool: TaskRunner<CertificateTasks>;
     now?: Date;
   },
 ): Promise<OutsideRevocation> {
@@ -58,7 +60,7 @@ export async function fetchOutsideRevocation(
       if (urls.length === 0) return { subject: certificate.subject, reason: "no http CRL distribution point" };
       const issuerDer = new Uint8Array(issuer.rawData);
       const allowed = await (allowPrivate ??= options.allowPrivate());
-      const checks = await Promise.all(urls.map((url) => usableCrl(url, { certificateDer: der, issuerDer, allowPrivate: allowed, now, deadline })));
+      const checks = await Promise.all(urls.map((url) => usableCrl(url, { certificateDer: der, issuerDer, allowPrivate: allowed, now, deadline, revocationPool: options.revocationPool })));
       const found = checks.find((check) => check.crlDer);
       if (found?.crlDer) return { crl: found.crlDer, issuer: issuerDer };
       return { subject: certificate.subject, reason: checks.map((check) => check.reason).join("; ") };
@@ -90,14 +92,14 @@ function distributionUrls(certificate: x509.X509Certificate): string[] {
 /** The CRL at `url` when it is usable for the certificate, or why not. */
 async function usableCrl(
   url: string,
-  context: { certificateDer: Uint8Array; issuerDer: Uint8Array; allowPrivate: boolean; now: Date; deadline: number },
+  context: { certificateDer: Uint8Array; issuerDer: Uint8Array; allowPrivate: boolean; now: Date; deadline: number; revocationPool: TaskRunner<CertificateTasks> },
 ): Promise<{ crlDer?: Uint8Array; reason: string }> {
   const key = `${context.allowPrivate ? "private-allowed" : "public-only"} ${url}`;
   try {
     const cached = cachedCrl(key, context.now);
     const timeoutMs = Math.max(1, context.deadline - Date.now());
     const crlDer = cached ?? (await getPublicResource(url, { allowPrivate: context.allowPrivate, timeoutMs, maxBytes: MAX_CRL_BYTES }));
-    const check: OutsideCrlCheck = await revocationPool<CertificateTasks>().run("check-outside-crl", { crlDer, certificateDer: context.certificateDer, issuerDer: context.issuerDer, now: context.now.getTime() });
+    const check: OutsideCrlCheck = await context.revocationPool.run("check-outside-crl", { crlDer, certificateDer: context.certificateDer, issuerDer: context.issuerDer, now: context.now.getTime() });
     if (!cached && check.authentic && check.nextUpdate !== undefined) remember(key, crlDer, check.nextUpdate);
     return check.usable ? { crlDer, reason: "" } : { reason: `${url}: ${check.reason}` };
   } catch (error) {

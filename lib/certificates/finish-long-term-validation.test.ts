@@ -18,6 +18,7 @@ import type { Services } from "@/lib/runtime/services";
 import { requestStampSignature } from "@/lib/stamp-signing/request-stamp-signature";
 import { ZSignPdfFields } from "@/lib/stamp-signing/schemas";
 import { readDssMaterial } from "@/lib/verification/read-dss-material";
+import { testWorkerPools } from "@/lib/server/testing/test-pools";
 
 const CONTRACT = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf"));
 const SIGNATURES = 4;
@@ -32,7 +33,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-dss-dedupe-"));
   const config = loadConfig({ DATA_DIR: path.join(dir, "data"), PUBLIC_URL: "http://127.0.0.1:9" });
   const database = await openDatabase({ dataDir: config.dataDir });
-  services = { config, db: database.db, databaseKind: "pglite", blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
+  services = { config, db: database.db, databaseKind: "pglite", pools: testWorkerPools(), blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
   const { organization, owner } = await createOrganization({ domain: "dss.test", ownerEmail: "o@dss.test", ownerPassword: "Owner-Password-1" }, services.db);
   const [user] = await services.db.select().from(users).where(eq(users.id, owner.id));
   const caller = { userId: user.id, email: user.email, role: user.role, organizationId: organization.id, organizationDomain: "dss.test", organizationTimeZone: "America/Lima", isPlatformAdmin: false };

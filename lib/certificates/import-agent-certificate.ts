@@ -1,7 +1,7 @@
 import type { Db } from "@/db/client";
 import { AppError, isAppError } from "@/lib/errors";
 import { isUniqueViolation } from "@/db/is-unique-violation";
-import { cpuPool } from "@/lib/runtime/process-pools";
+import type { TaskRunner } from "@/lib/runtime/cpu-pool";
 import type { CertificateTasks } from "./certificate-tasks";
 import { isPkiError } from "@/lib/pki/errors";
 import { readX509Certificate } from "@/lib/pki/x509-provider";
@@ -12,11 +12,11 @@ import { storeCertificate } from "./store-certificate";
  * Replaces the organization's built-in agent certificate with its own, from PKCS#12 (.p12/.pfx).
  * The newest agent certificate wins (loadAgentSigner), so importing again rotates it.
  */
-export async function importAgentCertificate(input: { organizationId: string; p12?: Uint8Array; password: string }, { db, settings }: { db: Db; settings: PkiSettings }) {
+export async function importAgentCertificate(input: { organizationId: string; p12?: Uint8Array; password: string }, { db, settings, pools }: { db: Db; settings: PkiSettings; pools: { cpu: TaskRunner<CertificateTasks> } }) {
   if (!input.p12?.length) throw new AppError("VALIDATION", "p12_file es obligatorio", "p12_file");
   let imported;
   try {
-    imported = await cpuPool<CertificateTasks>().run("import-pkcs12", { bytes: input.p12, password: input.password });
+    imported = await pools.cpu.run("import-pkcs12", { bytes: input.p12, password: input.password });
   } catch (error) {
     if (isPkiError(error, "WRONG_PKCS12_PASSWORD")) throw new AppError("VALIDATION", "contraseña del PKCS#12 incorrecta", "p12_password");
     if (isPkiError(error)) throw new AppError("VALIDATION", `PKCS#12 inválido: ${error.message}`, "p12_file");

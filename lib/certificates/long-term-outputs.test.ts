@@ -28,6 +28,7 @@ import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
 import { dssCrlTimings, itextCheckAt, pdfsigAt, validatePdfAt } from "./testing/long-term-checks";
 import { startOutsideCa, type OutsideCa } from "./testing/outside-ca";
 import { storeStaleCrls } from "./testing/store-stale-crls";
+import { testWorkerPools } from "@/lib/server/testing/test-pools";
 
 const FIXTURES = "/work/shared/fixtures";
 const CONTRACT = new Uint8Array(fs.readFileSync(`${FIXTURES}/pdfs/valid/libreoffice74-contrato-a4.pdf`));
@@ -62,7 +63,7 @@ beforeAll(async () => {
   // outside roots the platform knows (TRUST_ANCHORS_FILE): they let it check the outside CRLs it fetches
   const config = loadConfig({ DATA_DIR: path.join(dir, "data"), PUBLIC_URL: "http://127.0.0.1:9", TRUST_ANCHORS_FILE: outsideRoots });
   const database = await openDatabase({ dataDir: config.dataDir });
-  services = { config, db: database.db, databaseKind: "pglite", blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
+  services = { config, db: database.db, databaseKind: "pglite", pools: testWorkerPools(), blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
   const settings = pkiSettingsOf(config);
   const { organization, owner } = await createOrganization({ domain: "ltv.test", ownerEmail: "o@ltv.test", ownerPassword: "Owner-Password-1" }, services.db);
   const pki = await loadPlatformPki({ db: services.db, settings });
@@ -87,7 +88,7 @@ beforeAll(async () => {
   const agente = await stamp({ ...person, page: 1, sign_type: "agente" });
   outputs.push({ name: "agente, stamp on page 1", level: "B-LT", signatures: 1, bytes: agente });
   outputs.push({ name: "otp, stamp on an appended page (page 0)", level: "B-LT", signatures: 1, bytes: await stamp({ ...person, page: 0, sign_type: "otp", email: "rosa@ltv.test" }) });
-  await enrollCertificateHolder({ ...ZEnrollCertificateHolder.parse({ sign_username: "rosa.huaman", sign_password: "Holder-Password-1", sign_pin: "2468", ...person, validity_days: 3 * 365 }), organizationId: organization.id, enrolledBy: { userId: null, actor: "owner@ltv.test" } }, { db: services.db, settings });
+  await enrollCertificateHolder({ ...ZEnrollCertificateHolder.parse({ sign_username: "rosa.huaman", sign_password: "Holder-Password-1", sign_pin: "2468", ...person, validity_days: 3 * 365 }), organizationId: organization.id, enrolledBy: { userId: null, actor: "owner@ltv.test" } }, { db: services.db, settings, pools: services.pools });
   outputs.push({ name: "digital (built-in holder), invisible", level: "B-LT", signatures: 1, bytes: await stamp({ sign_type: "digital", sign_username: "rosa.huaman", sign_password: "Holder-Password-1", sign_pin: "2468" }) });
   outputs.push({ name: "agente, third signature on a twice-signed file", level: "B-LT", signatures: 3, bytes: await stamp({ ...person, page: 1, position_y: 300 }, await stamp({ ...person, page: 1, position_y: 160 }, agente)) });
 
@@ -98,7 +99,7 @@ beforeAll(async () => {
       fields: ZCreateProcessFields.parse({ signers: [{ doc_id: "11111111" }, { doc_id: "22222222" }], signOrder: true, urlCallback: "https://cb.example/hook", description: "Contrato" }),
       files: [{ field: "pdfFiles", filename: "contrato.pdf", contentType: "application/pdf", bytes: CONTRACT }],
     },
-    { db: services.db, blobs: services.blobs, links: { secretKey: config.secretKey, publicUrl: config.publicUrl } },
+    { db: services.db, blobs: services.blobs, links: { secretKey: config.secretKey, publicUrl: config.publicUrl }, pools: services.pools },
   );
   const token = String(created.msg).split("/").pop()!;
   for (const [docId, given, family] of [["11111111", "Ana", "Rojas"], ["22222222", "Luis", "Quispe"]]) {
@@ -112,11 +113,11 @@ beforeAll(async () => {
   const [processRow] = await services.db.select().from(processes).where(eq(processes.id, created.id));
   processLevel = processRow.padesLevel;
 
-  await importAgentCertificate({ organizationId: organization.id, p12: outsideCa.agentP12, password: outsideCa.p12Password }, { db: services.db, settings });
+  await importAgentCertificate({ organizationId: organization.id, p12: outsideCa.agentP12, password: outsideCa.p12Password }, { db: services.db, settings, pools: services.pools });
   outputs.push({ name: "imported agent from an outside CA (CRL fetched)", level: "B-LT", signatures: 1, bytes: await stamp({ ...person, page: 1 }) });
   await stamp({});
   outsideCrlRequests = outsideCa.crlRequests();
-  await importAgentCertificate({ organizationId: organization.id, p12: offlineCa.agentP12, password: offlineCa.p12Password }, { db: services.db, settings });
+  await importAgentCertificate({ organizationId: organization.id, p12: offlineCa.agentP12, password: offlineCa.p12Password }, { db: services.db, settings, pools: services.pools });
   offline = await stamp({});
   offlineRecord = recorded.at(-1)!;
   for (const [index, output] of outputs.entries()) fs.writeFileSync(path.join(dir, `out${index}.pdf`), output.bytes);

@@ -23,6 +23,7 @@ import { locateSignature } from "@/lib/verification/testing/forge-pdf";
 import { readDssMaterial } from "@/lib/verification/read-dss-material";
 import { dssCrlTimings, itextCheckAt, pdfsigAt, validatePdfAt } from "./testing/long-term-checks";
 import { startOutsideCa, type OutsideCa } from "./testing/outside-ca";
+import { testWorkerPools } from "@/lib/server/testing/test-pools";
 
 const CONTRACT = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf"));
 const PORTRAIT = new Uint8Array(fs.readFileSync("/work/shared/fixtures/images/portrait-413x531.jpg"));
@@ -47,7 +48,7 @@ beforeAll(async () => {
   const config = loadConfig({ DATA_DIR: path.join(dir, "data"), PUBLIC_URL: "http://127.0.0.1:9" });
   expect(config.trustAnchorsDer).toEqual([]);
   const database = await openDatabase({ dataDir: config.dataDir });
-  services = { config, db: database.db, databaseKind: "pglite", blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
+  services = { config, db: database.db, databaseKind: "pglite", pools: testWorkerPools(), blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
   const settings = pkiSettingsOf(config);
   const { organization, owner } = await createOrganization({ domain: "outside.test", ownerEmail: "o@outside.test", ownerPassword: "Owner-Password-1" }, services.db);
   // the outside CA's CRL server is on 127.0.0.1: allowed as for this organization's callbacks
@@ -68,7 +69,7 @@ beforeAll(async () => {
     return { pdf: result.pdf, level: result.padesLevel, unavailable: result.revocationUnavailable };
   };
 
-  await importAgentCertificate({ organizationId: organization.id, p12: outsideCa.agentP12, password: outsideCa.p12Password }, { db: services.db, settings });
+  await importAgentCertificate({ organizationId: organization.id, p12: outsideCa.agentP12, password: outsideCa.p12Password }, { db: services.db, settings, pools: services.pools });
   const [agentRow] = await services.db.select().from(pkiCertificates)
     .where(and(eq(pkiCertificates.organizationId, organization.id), eq(pkiCertificates.purpose, "agent")))
     .orderBy(desc(pkiCertificates.createdAt)).limit(1);
@@ -83,7 +84,7 @@ beforeAll(async () => {
   openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "agent2.key", "-out", "agent2.csr", "-subj", "/O=Acme SAC/CN=Acme Agente");
   openssl("x509", "-req", "-in", "agent2.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "agent2.pem", "-days", "1825", "-sha256", "-extfile", "agent.ext");
   openssl("pkcs12", "-export", "-inkey", "agent2.key", "-in", "agent2.pem", "-out", "agent-alone.p12", "-passout", "pass:p12-secret");
-  await importAgentCertificate({ organizationId: organization.id, p12: new Uint8Array(fs.readFileSync(path.join(acme, "agent-alone.p12"))), password: "p12-secret" }, { db: services.db, settings });
+  await importAgentCertificate({ organizationId: organization.id, p12: new Uint8Array(fs.readFileSync(path.join(acme, "agent-alone.p12"))), password: "p12-secret" }, { db: services.db, settings, pools: services.pools });
   withoutRoot = await stamp();
 }, 300_000);
 

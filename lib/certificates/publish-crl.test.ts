@@ -14,6 +14,7 @@ import { currentPlatformCrls } from "./publish-crl";
 import { validationData } from "./finish-long-term-validation";
 import { issueSignerCertificate } from "@/lib/pki/issue-certificate";
 import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
+import { testWorkerPools } from "@/lib/server/testing/test-pools";
 
 let dir: string;
 let close: () => Promise<void>;
@@ -54,7 +55,7 @@ describe("the timing rule: a CRL older than the notBefore of a certificate it co
     await storeCrlsIssuedAgo(10 * 60 * 1000);
     const signer = await newSigner();
     const notBefore = readX509Certificate(signer.certificateDer).notBefore;
-    const data = await validationData({ signerCertificates: [signer.certificateDer] }, { db, settings });
+    const data = await validationData({ signerCertificates: [signer.certificateDer] }, { db, settings, pools: testWorkerPools() });
     expect(data.crls).toHaveLength(2);
     for (const crl of data.crls) expect(thisUpdateOf(crl).getTime()).toBeGreaterThanOrEqual(notBefore.getTime());
   });

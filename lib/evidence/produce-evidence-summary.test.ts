@@ -21,6 +21,7 @@ import { startSignerSession } from "@/lib/signers/start-signer-session";
 import { showEveryPage } from "@/lib/signers/test-support/show-every-page";
 import { confirmSignerNames } from "@/lib/signers/confirm-signer-names";
 import { produceEvidenceSummary } from "./produce-evidence-summary";
+import { testWorkerPools } from "@/lib/server/testing/test-pools";
 
 const CONTRACT = "/work/shared/fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf";
 const PHONE = { address: "203.0.113.44", userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/131.0 Mobile Safari/537.36" };
@@ -34,7 +35,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-evidence-"));
   const config = loadConfig({ DATA_DIR: path.join(dir, "data"), PUBLIC_URL: "http://127.0.0.1:9" });
   const database = await openDatabase({ dataDir: config.dataDir });
-  services = { config, db: database.db, databaseKind: "pglite", blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
+  services = { config, db: database.db, databaseKind: "pglite", pools: testWorkerPools(), blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
   ({ organization: { id: organizationId } } = await createOrganization({ domain: "evidence.test", ownerEmail: "o@evidence.test", ownerPassword: "Owner-Password-1" }, services.db));
   ({ organization: { id: otherOrganizationId } } = await createOrganization({ domain: "other.test", ownerEmail: "o@other.test", ownerPassword: "Owner-Password-1" }, services.db));
 }, 60_000);
@@ -52,7 +53,7 @@ describe("produceEvidenceSummary", () => {
         fields: ZCreateProcessFields.parse({ signers: [{ doc_id: "11111111", signerAlias: "Ana Rojas" }, { doc_id: "22222222" }], description: "Contrato de arriendo" }),
         files: [{ field: "pdfFiles", filename: "contrato.pdf", contentType: "application/pdf", bytes: new Uint8Array(fs.readFileSync(CONTRACT)) }],
       },
-      { db: services.db, blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl } },
+      { db: services.db, blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl }, pools: services.pools },
     );
     const token = String(created.msg).split("/").pop()!;
     const { signerId } = await startSignerSession({ token, nat: "PER", docId: "11111111", client: PHONE }, services.db);

@@ -4,9 +4,9 @@ import { loadAgentSigner } from "@/lib/certificates/load-agent-signer";
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { timeStamperFor } from "@/lib/certificates/time-stamp-authority";
-import { cpuPool } from "@/lib/runtime/process-pools";
 import type { EvidenceTasks } from "./evidence-tasks";
 import type { Services } from "@/lib/runtime/services";
+import type { TaskRunner } from "@/lib/runtime/cpu-pool";
 import { collectProcessEvidence } from "./collect-process-evidence";
 
 /**
@@ -18,15 +18,16 @@ export async function produceEvidenceSummary(
   input: { organizationId: string; processId: string; actor: string },
   services: Services,
 ): Promise<{ pdf: Uint8Array; fileName: string }> {
-  const { db, config } = services;
+  const { db, config, pools } = services;
   const evidence = await collectProcessEvidence(input, db);
   const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_URL_AUTH_TOKEN };
   const signer = await loadAgentSigner(input.organizationId, { db, settings });
   const timeStamper = await timeStamperFor({ db, settings });
   // drawing, signing and the validation data run in the worker pool; the database-backed TSA answers from here
-  const pdf = await cpuPool<EvidenceTasks>().run(
+  const cpu: TaskRunner<EvidenceTasks> = pools.cpu;
+  const pdf = await cpu.run(
     "sign-evidence-summary",
-    { evidence, signer, validation: await validationData({ signerCertificates: [signer.certificateDer, ...signer.chainDer] }, { db, settings }), signedAt: new Date() },
+    { evidence, signer, validation: await validationData({ signerCertificates: [signer.certificateDer, ...signer.chainDer] }, { db, settings, pools }), signedAt: new Date() },
     { timestamp: (digest: Uint8Array) => timeStamper(digest) },
   );
   await recordAuditEvent(

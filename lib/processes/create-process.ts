@@ -9,6 +9,8 @@ import { AppError } from "@/lib/errors";
 import type { UploadedFile } from "@/lib/request-reading/parse-multipart";
 import { inspectUploadedPdfs } from "./inspect-uploaded-pdfs";
 import { acceptPdfInPool } from "@/lib/verification/accept-pdf-in-pool";
+import type { VerificationTasks } from "@/lib/verification/verification-tasks";
+import type { TaskRunner } from "@/lib/runtime/cpu-pool";
 import { issueSigningLinks, linksMessage } from "./issue-signing-links";
 import type { LinkSettings } from "./link-token";
 import { planStampPositions } from "./plan-stamp-positions";
@@ -28,7 +30,7 @@ export function newProcessId(): string {
  */
 export async function createProcess(
   input: { caller: ProcessCaller; fields: CreateProcessFields; files: UploadedFile[] },
-  { db, ...deps }: { db: Db; blobs: BlobStore; links: LinkSettings },
+  { db, ...deps }: { db: Db; blobs: BlobStore; links: LinkSettings; pools: { cpu: TaskRunner<VerificationTasks> } },
 ): Promise<CreatedProcess> {
   const { caller, fields } = input;
   const [organization] = await db.select().from(organizations).where(eq(organizations.id, caller.organizationId)).limit(1);
@@ -40,7 +42,7 @@ export async function createProcess(
   });
   await assertEidProviderFor(caller.organizationId, fields.signers, db);
   await assertLabelsExist(caller.organizationId, fields.labels, db);
-  const pdfs = await inspectUploadedPdfs(input.files, { accept: acceptPdfInPool });
+  const pdfs = await inspectUploadedPdfs(input.files, { accept: (bytes) => acceptPdfInPool(bytes, deps.pools.cpu) });
   const stampPositions = planStampPositions(
     fields.signers.map((s, i) => ({ key: `signers.${i}`, requested: s.stampPositions })),
     pdfs.map((p) => ({ index: p.index, pages: p.pages })),

@@ -1,18 +1,32 @@
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import type { ResourceLimits, Worker } from "node:worker_threads";
 import { AppError } from "@/lib/errors";
-import { PdfError } from "@/lib/pdf/errors";
-import type { BuiltInCalls, CpuTaskTable, MainThreadCalls, NoCalls, TaskCalls, TaskInput, TaskOutput } from "./cpu-task";
+import type { CpuTaskTable, KeySigningHandler, MainThreadCalls, NoCalls, TaskCalls, TaskInput, TaskOutput } from "./cpu-task";
 import { deserializeError, serializeError, type SerializedError } from "./task-errors";
 import { addStages, isRecording, type StageTimings } from "./request-timing";
 import { metrics } from "@/lib/metrics/metrics";
 import { FairQueue } from "./fair-queue";
 import { MEMORY_READING_TIMEOUT_MS, type WorkerMemory } from "./worker-memory";
-import { signWithTokenKey } from "@/lib/pki/signing-key";
 
 export type { WorkerMemory } from "./worker-memory";
 
-export type CpuPoolOptions = {
+/** Why a task was stopped: it ran past its time, or its worker ran out of its heap. */
+export type TaskLimit = { task: string; kind: "time" | "memory"; timeoutMs: number };
+
+export type CpuPoolOptions<Tasks extends CpuTaskTable = CpuTaskTable> = {
+  /** The contracts this pool runs (with the key purposes each may use); any other task name is refused. */
+  tasks: Tasks;
+  /**
+   * Starts one worker that serves `tasks` (lib/runtime/serve-cpu-tasks.ts), with these limits and this
+   * environment: the composition root names the entry, so the pool knows no app file.
+   */
+  startWorker: (options: { resourceLimits: ResourceLimits; env: Record<string, string> }) => Worker;
+  /** The environment workers see instead of the main thread's (default: empty): secrets stay out. */
+  workerEnv?: Record<string, string>;
+  /** The error a task gets when it is stopped at a limit (each pool's caller knows what it means to its users). */
+  limitError: (limit: TaskLimit) => Error;
+  /** Answers a task's request for a signature with a main-thread key; none given, every such request is refused. */
+  signWithKey?: KeySigningHandler;
   /** Worker threads (default: one per core). */
   size?: number;
   /** Tasks that may wait for a worker; past it the pool answers BUSY (503 with Retry-After). */
@@ -23,7 +37,7 @@ export type CpuPoolOptions = {
   taskTimeoutMs?: number;
   /** The pool's name in metrics (cpu, face, revocation). */
   name?: string;
-  /** Heap limit of each worker; a task that needs more gets PDF_TOO_COMPLEX, the server lives on. */
+  /** Heap limit of each worker; a task that needs more gets `limitError`, the server lives on. */
   maxHeapMb?: number;
   /**
    * Young-generation limit of each worker (V8's default lets it grow to 32 MB per worker under load
@@ -42,6 +56,9 @@ export type CpuPoolOptions = {
    */
   publicLane?: { running?: number; queued?: number };
 };
+
+/** What a use case asks of a pool: `run` over the contracts it names (a pool over a wider table gives it). */
+export type TaskRunner<Tasks extends CpuTaskTable> = Pick<CpuPool<Tasks>, "run">;
 
 /** Which share of the pool a task draws on. */
 export type CpuLane = "main" | "public";
@@ -62,6 +79,10 @@ type Job = {
   timing: boolean;
   transfer: ArrayBuffer[];
   lane: CpuLane;
+  /** Main-thread calls of the task still running: a failure is reported once they settled (no side effect lands after it). */
+  callsInFlight: Set<Promise<void>>;
+  /** The first main-thread call that failed: a task failing after it gets that error itself, not its copy through the worker. */
+  callError?: { error: unknown };
   resolve: (value: { output: unknown; timing?: TaskTiming }) => void;
   reject: (error: Error) => void;
 };
@@ -79,17 +100,15 @@ type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout; idleTimer?: Nod
  */
 const WORKER_BOOT_ALLOWANCE_MS = 30_000;
 
-/** Calls any task may make: a signature with a PKCS#11 token key, which only the main thread's session can give. */
-const builtInCalls: BuiltInCalls = {
-  "sign-with-token-key": async (label, data) => signWithTokenKey(label, data),
-};
+/** The one call home every task may make, answered by `signWithKey` for the purposes the task declared. */
+const KEY_SIGNING_CALL = "sign-with-token-key";
 
 /**
- * A small pool of worker threads for CPU-heavy, pure work (PDF verification, PKCS#12 import), so
- * the event loop keeps answering while hostile files are chewed on. Bounded queue, per-task time
- * and heap limits; a worker that dies or times out is replaced on the next task. `Tasks` is the
- * table of contracts (lib/runtime/cpu-task.ts) a caller may run on it; the worker implements them
- * (lib/server/cpu-worker.ts).
+ * A small pool of worker threads for CPU-heavy, pure work, so the event loop keeps answering while
+ * hostile input is chewed on. Bounded queue, per-task time and heap limits; a worker that dies or
+ * times out is replaced on the next task. Generic: the composition root gives it the task table
+ * (contracts, lib/runtime/cpu-task.ts), how to start a worker, what a stopped task's error is and
+ * who signs with main-thread keys.
  */
 export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
   private readonly slots: Slot[] = [];
@@ -106,8 +125,18 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
   readonly name: string;
   private readonly publicRunning: number;
   private readonly publicQueued: number;
+  private readonly tasks: Tasks;
+  private readonly startWorker: CpuPoolOptions["startWorker"];
+  private readonly workerEnv: Record<string, string>;
+  private readonly limitError: (limit: TaskLimit) => Error;
+  private readonly signWithKey?: KeySigningHandler;
 
-  constructor(options: CpuPoolOptions = {}) {
+  constructor(options: CpuPoolOptions<Tasks>) {
+    this.tasks = options.tasks;
+    this.startWorker = options.startWorker;
+    this.workerEnv = { ...options.workerEnv };
+    this.limitError = options.limitError;
+    this.signWithKey = options.signWithKey;
     this.name = options.name ?? "cpu";
     this.size = Math.max(1, options.size ?? availableParallelism());
     this.maxQueue = options.maxQueue ?? 32;
@@ -126,12 +155,13 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
    * `owner`: whose task it is (an organization); main-lane tasks wait one owner at a time, in turn.
    */
   async run<N extends keyof Tasks & string>(task: N, input: TaskInput<Tasks[N]>, ...[calls, transfer = [], { lane = "main", owner = "" } = {}]: RunArguments<TaskCalls<Tasks[N]>>): Promise<TaskOutput<Tasks[N]>> {
+    if (!Object.hasOwn(this.tasks, task)) throw new Error(`the ${this.name} pool has no task ${task}`);
     if (lane === "public" && this.publicQueue.length >= this.publicQueued) throw new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos.");
     const timing = isRecording();
     const started = performance.now();
     const observe = (outcome: "ok" | "error") => metrics().poolTaskDuration.observe({ pool: this.name, task, outcome }, (performance.now() - started) / 1000);
     const done = await new Promise<{ output: unknown; timing?: TaskTiming }>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, task, input, calls: calls ?? {}, timing, transfer, lane, resolve, reject };
+      const job: Job = { id: this.nextId++, task, input, calls: calls ?? {}, callsInFlight: new Set(), timing, transfer, lane, resolve, reject };
       if (lane === "public") this.publicQueue.push(job);
       else if (!this.queue.push(owner, job)) return reject(new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos."));
       this.dispatch();
@@ -147,7 +177,7 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
       const pool = Math.max(0, elapsed - done.timing.totalMs);
       addStages({ ...done.timing.stages, pool: (done.timing.stages.pool ?? 0) + pool }, measured + pool);
     }
-    // the worker ran the implementation the compiler checked against this contract (lib/server/cpu-tasks.ts)
+    // the worker ran the implementation the compiler checked against this contract (the composition root's table)
     return done.output as TaskOutput<Tasks[N]>;
   }
 
@@ -244,12 +274,7 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
 
   private spawn(): Slot {
     const resourceLimits = { maxOldGenerationSizeMb: this.maxHeapMb, ...(this.maxYoungGenerationMb ? { maxYoungGenerationSizeMb: this.maxYoungGenerationMb } : {}) };
-    // the build bundles the worker to plain JS; run from sources (vitest, tsx scripts) tsx compiles it.
-    // The worker entry is the composition root's (it holds the task table): the one place this layer
-    // names lib/server, by URL for the bundler, never by import (docs/architecture.md)
-    const worker = fromSources()
-      ? new Worker(`require("tsx/cjs"); require(${JSON.stringify(sourceWorkerPath())});`, { eval: true, resourceLimits })
-      : new Worker(new URL("../server/cpu-worker.ts", import.meta.url), { resourceLimits });
+    const worker = this.startWorker({ resourceLimits, env: { ...this.workerEnv } });
     worker.unref();
     const slot: Slot = { worker };
     worker.on("message", (message: WorkerMessage) => {
@@ -265,12 +290,12 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
       if (message.kind === "call") return void this.answer(slot, job, message);
       this.settle(slot);
       if (message.ok) job.resolve({ output: message.output, timing: message.timing });
-      else job.reject(deserializeError(message.error!));
+      else this.rejectJob(job, deserializeError(message.error!));
       this.dispatch();
     });
     worker.on("error", (error: Error & { code?: string }) => {
-      const tooBig = error.code === "ERR_WORKER_OUT_OF_MEMORY";
-      this.fail(slot, tooBig ? new PdfError("PDF_TOO_COMPLEX", { reason: "the task ran out of its memory limit" }) : error);
+      const tooBig = error.code === "ERR_WORKER_OUT_OF_MEMORY" && slot.job;
+      this.fail(slot, tooBig ? this.limitError({ task: slot.job!.task, kind: "memory", timeoutMs: this.taskTimeoutMs }) : error);
     });
     worker.on("exit", () => {
       if (slot.job) this.fail(slot, new Error("worker exited"));
@@ -280,27 +305,44 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
     return slot;
   }
 
-  /** Runs a main-thread call for the slot's task and sends the answer back, if the task still runs. */
+  /**
+   * Runs a main-thread call for the slot's task and sends the answer back, if the task still runs. A
+   * key signature goes to `signWithKey` with the purposes the task's contract declared, never more.
+   */
   private answer(slot: Slot, job: Job, message: Extract<WorkerMessage, { kind: "call" }>): void {
+    const purposes = this.tasks[job.task].keys;
+    const signWithKey = this.signWithKey;
     const handler: ((...args: never[]) => Promise<unknown>) | undefined = Object.hasOwn(job.calls, message.name)
       ? job.calls[message.name]
-      : message.name === "sign-with-token-key"
-        ? builtInCalls[message.name]
+      : message.name === KEY_SIGNING_CALL && signWithKey
+        ? (label: string, data: Uint8Array) => signWithKey({ task: job.task, purposes, label, data })
         : undefined;
     const reply = (body: { ok: boolean; output?: unknown; error?: SerializedError }) => {
       if (slot.job === job) slot.worker.postMessage({ kind: "reply", callId: message.callId, ...body });
     };
     if (!handler) return reply({ ok: false, error: serializeError(new Error(`no main-thread call ${message.name}`)) });
     // the arguments are the ones the worker's typed `context.call` was given for this name
-    handler(...(message.args as never[])).then(
-      (output) => reply({ ok: true, output }),
-      (error: unknown) => reply({ ok: false, error: serializeError(error) }),
-    );
+    const running = Promise.resolve()
+      .then(() => handler(...(message.args as never[])))
+      .then(
+        (output) => reply({ ok: true, output }),
+        (error: unknown) => {
+          job.callError ??= { error };
+          reply({ ok: false, error: serializeError(error) });
+        },
+      )
+      .finally(() => job.callsInFlight.delete(running));
+    job.callsInFlight.add(running);
+  }
+
+  /** Rejects a task once its main-thread calls settled, with the error of the first that failed if one did. */
+  private rejectJob(job: Job, error: Error): void {
+    void Promise.allSettled([...job.callsInFlight]).then(() => job.reject((job.callError?.error as Error | undefined) ?? error));
   }
 
   private startTimer(slot: Slot, job: Job, ms: number): void {
     clearTimeout(slot.timer);
-    slot.timer = setTimeout(() => this.fail(slot, new PdfError("PDF_TOO_COMPLEX", { reason: `task ${job.task} ran past ${this.taskTimeoutMs} ms` })), ms);
+    slot.timer = setTimeout(() => this.fail(slot, this.limitError({ task: job.task, kind: "time", timeoutMs: this.taskTimeoutMs })), ms);
   }
 
   private settle(slot: Slot): void {
@@ -317,7 +359,7 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
     this.settle(slot);
     this.remove(slot);
     void slot.worker.terminate();
-    job?.reject(error);
+    if (job) this.rejectJob(job, error);
     this.dispatch();
   }
 
@@ -325,13 +367,4 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
     const index = this.slots.indexOf(slot);
     if (index !== -1) this.slots.splice(index, 1);
   }
-}
-
-// Bundlers rewrite import.meta.url and path expressions, so how we run is read from the environment.
-function fromSources(): boolean {
-  return Boolean(process.env.VITEST || process.env.CPU_POOL_FROM_SOURCES);
-}
-
-function sourceWorkerPath(): string {
-  return [process.cwd(), "lib", "server", "cpu-worker.ts"].join("/");
 }

@@ -7,6 +7,8 @@ export const diagnosticTasks = {
   // never reached from a route: the pool's tests and the bench prove its time and memory limits with them
   "diagnose-spin": cpuTask<{ ms: number }, "done">(),
   "diagnose-allocate": cpuTask<{ megabytes: number }, number>(),
+  // the names of the environment a worker sees (its tests prove no secret is among them)
+  "diagnose-environment": cpuTask<undefined, string[]>(),
 };
 export type DiagnosticTasks = typeof diagnosticTasks;
 
@@ -22,4 +24,5 @@ export const diagnosticTaskImplementations: CpuTaskImplementations<DiagnosticTas
     for (let i = 0; i < input.megabytes; i++) chunks.push(new Array(128 * 1024).fill(i));
     return chunks.length;
   },
+  "diagnose-environment": () => Object.keys(process.env).sort(),
 };

@@ -1,7 +1,6 @@
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
-import { registerTokenSigning } from "@/lib/pki/signing-key";
 import { ownMemory } from "./worker-memory";
 import type { BuiltInCalls, CpuTaskImplementations, CpuTaskTable, MainThreadCalls, TaskContext } from "./cpu-task";
 import { recordStages } from "./request-timing";
@@ -46,13 +45,15 @@ function context(jobId: number): TaskContext<MainThreadCalls> {
   return { call };
 }
 
-// A token key (PKCS11_MODULE) travels here as a label: the main thread, which holds the token
-// session, signs for the running task. One task at a time, so the running task's context is the one.
+// One task at a time, so the running task's context is the one a call made outside its own
+// context (a key signature deep in an engine) belongs to.
 let runningContext: TaskContext<BuiltInCalls> | undefined;
-registerTokenSigning((label, data) => {
-  if (!runningContext) throw new Error("token signature asked for outside a task");
+
+/** Asks the main thread, for the running task, to sign with a key only it holds (the worker entry wires it to the key registry). */
+export function signForRunningTask(label: string, data: Uint8Array): Promise<Uint8Array> {
+  if (!runningContext) throw new Error("key signature asked for outside a task");
   return runningContext.call("sign-with-token-key", label, data);
-});
+}
 
 let booted = false;
 

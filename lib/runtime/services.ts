@@ -6,19 +6,28 @@ import type { BlobStore } from "@/lib/blob-store/blob-store";
 import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
 import { createPgBlobStore } from "@/lib/blob-store/pg-blob-store";
 import { createS3BlobStore } from "@/lib/blob-store/s3-blob-store";
-import { processSingletonLoad } from "@/lib/process-wide/singleton";
+import { processSingletonLoad, processSlot } from "@/lib/process-wide/singleton";
+import type { CpuPool } from "./cpu-pool";
 import { timeBlobStore } from "./time-blob-store";
 import { requestTimingEnabled, timed } from "./request-timing";
+
+/**
+ * The worker pools, built by the composition root (lib/server/worker-pools.ts) over the app's task
+ * table. A use case names the contracts it runs: `deps.pools.cpu` is given where a
+ * `TaskRunner<VerificationTasks>` is asked for.
+ */
+export type WorkerPools = { cpu: CpuPool; face: CpuPool; revocation: CpuPool };
 
 export type Services = {
   config: AppConfig;
   db: Db;
   databaseKind: "pglite" | "postgres";
   blobs: BlobStore;
+  pools: WorkerPools;
   close: () => Promise<void>;
 };
 
-async function createServices(): Promise<Services> {
+async function createServices(makePools: (base: { db: Db }) => WorkerPools): Promise<Services> {
   const appConfig = config();
   const timeQueries = requestTimingEnabled() ? <T>(work: () => Promise<T>) => timed("database", work) : undefined;
   const database = await openDatabase({ databaseUrl: appConfig.DATABASE_URL, dataDir: appConfig.dataDir, timeQueries });
@@ -38,13 +47,27 @@ async function createServices(): Promise<Services> {
     : database.kind === "postgres"
       ? createPgBlobStore(database)
       : createFsBlobStore(path.join(appConfig.dataDir, "blobs"));
-  return { config: appConfig, db: database.db, databaseKind: database.kind, blobs: requestTimingEnabled() ? timeBlobStore(blobs) : blobs, close: database.close };
+  const pools = makePools({ db: database.db });
+  const close = async () => {
+    await Promise.all([pools.cpu.close(), pools.face.close(), pools.revocation.close()]);
+    await database.close();
+  };
+  return { config: appConfig, db: database.db, databaseKind: database.kind, blobs: requestTimingEnabled() ? timeBlobStore(blobs) : blobs, pools, close };
 }
 
+const SERVICES = "firmaviva.services";
+
 /**
- * The process-wide services. Next.js bundles route handlers and instrumentation separately, so the
+ * Opens the process-wide services, once, at start: the composition root (lib/server/start-server.ts)
+ * gives the worker pools. Next.js bundles route handlers and instrumentation separately, so the
  * single instance lives on globalThis: two PGlite instances on one directory would corrupt it.
  */
+export function openServices(makePools: (base: { db: Db }) => WorkerPools): Promise<Services> {
+  return processSingletonLoad(SERVICES, () => createServices(makePools));
+}
+
+/** The services opened at start (instrumentation runs before any request is served). */
 export function getServices(): Promise<Services> {
-  return processSingletonLoad("firmaviva.services", createServices);
+  const opened = processSlot<Promise<Services>>(SERVICES).get();
+  return opened ?? Promise.reject(new Error("the services are opened at start by lib/server/start-server.ts (instrumentation.ts)"));
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { CpuPool } from "@/lib/runtime/cpu-pool";
+import type { CpuPool } from "@/lib/runtime/cpu-pool";
+import { newAppPool } from "./worker-pools";
 import type { CpuTasks } from "./cpu-tasks";
 
 let pool: CpuPool<CpuTasks> | undefined;
@@ -19,7 +20,7 @@ async function waitUntil(condition: () => boolean, timeoutMs = 30_000): Promise<
 
 describe("CpuPool memory", () => {
   test("each live worker reports its own heap; a pool without workers reports none", async () => {
-    pool = new CpuPool({ size: 2 });
+    pool = newAppPool({ size: 2 });
     expect(await pool.workerMemory()).toEqual([]);
     await Promise.all([pool.run("diagnose-spin", { ms: 300 }), pool.run("diagnose-spin", { ms: 300 })]);
     const memory = await pool.workerMemory();
@@ -32,7 +33,7 @@ describe("CpuPool memory", () => {
   }, 60_000);
 
   test("the young-generation limit holds under allocation, and the old-generation limit still stops a task", async () => {
-    pool = new CpuPool({ size: 1, maxYoungGenerationMb: 8, maxHeapMb: 64 });
+    pool = newAppPool({ size: 1, maxYoungGenerationMb: 8, maxHeapMb: 64 });
     expect(await pool.run("diagnose-allocate", { megabytes: 16 })).toBe(16);
     const [worker] = await pool.workerMemory();
     expect(worker.newSpace).toBeLessThanOrEqual(8 * 1024 * 1024);
@@ -41,7 +42,7 @@ describe("CpuPool memory", () => {
   }, 60_000);
 
   test("idle workers past `keep` exit, the kept one stays, and a new task starts one again", async () => {
-    pool = new CpuPool({ size: 2, idleExit: { afterMs: 300, keep: 1 } });
+    pool = newAppPool({ size: 2, idleExit: { afterMs: 300, keep: 1 } });
     const first = [pool.run("diagnose-spin", { ms: 300 }), pool.run("diagnose-spin", { ms: 300 })];
     expect(pool.workers).toBe(2);
     await Promise.all(first);
@@ -56,7 +57,7 @@ describe("CpuPool memory", () => {
   }, 60_000);
 
   test("a worker busy past the idle period is not ended", async () => {
-    pool = new CpuPool({ size: 1, idleExit: { afterMs: 100, keep: 0 } });
+    pool = newAppPool({ size: 1, idleExit: { afterMs: 100, keep: 0 } });
     expect(await pool.run("diagnose-spin", { ms: 800 })).toBe("done");
     await waitUntil(() => pool!.workers === 0);
   }, 60_000);

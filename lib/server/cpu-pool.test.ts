@@ -2,7 +2,8 @@ import fs from "node:fs";
 import { afterEach, describe, expect, test } from "vitest";
 import { isAppError } from "@/lib/errors";
 import { PdfError } from "@/lib/pdf/errors";
-import { CpuPool } from "@/lib/runtime/cpu-pool";
+import type { CpuPool } from "@/lib/runtime/cpu-pool";
+import { newAppPool } from "./worker-pools";
 import type { CpuTasks } from "./cpu-tasks";
 
 const signed = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/signed-by-others/poppler-two-signatures.pdf"));
@@ -29,7 +30,7 @@ async function worstLoopDelay(work: Promise<unknown>): Promise<number> {
 
 describe("CpuPool", () => {
   test("the public lane keeps to its share: signing still gets a worker and a queue while anonymous tasks fill theirs", async () => {
-    pool = new CpuPool({ size: 2, maxQueue: 4, publicLane: { running: 1, queued: 2 } });
+    pool = newAppPool({ size: 2, maxQueue: 4, publicLane: { running: 1, queued: 2 } });
     await Promise.all([pool.run("diagnose-spin", { ms: 1 }), pool.run("diagnose-spin", { ms: 1 })]); // both workers booted
     const finished: string[] = [];
     const publicTasks = [0, 1, 2].map((n) => pool!.run("diagnose-spin", { ms: 3_000 }, {}, [], { lane: "public" }).then((out) => (finished.push(`public ${n}`), out)));
@@ -45,13 +46,13 @@ describe("CpuPool", () => {
   }, 60_000);
 
   test("runs a verification in a worker and returns the same report as in-process", async () => {
-    pool = new CpuPool({ size: 1 });
+    pool = newAppPool({ size: 1 });
     const report = await pool.run("verify-pdf", { bytes: signed, anchorsDer: [] });
     expect(report.signatures.map((s) => s.status)).toEqual(["untrusted", "untrusted"]);
   }, 60_000);
 
   test("moves the buffers it is given up instead of copying them; the task reads them as sent", async () => {
-    pool = new CpuPool({ size: 1 });
+    pool = newAppPool({ size: 1 });
     const bytes = new Uint8Array(signed);
     const report = await pool.run("verify-pdf", { bytes, anchorsDer: [] }, {}, [bytes.buffer]);
     expect(report.signatures).toHaveLength(2);
@@ -60,14 +61,14 @@ describe("CpuPool", () => {
   }, 60_000);
 
   test("expected errors come back as the same class and code", async () => {
-    pool = new CpuPool({ size: 1 });
+    pool = newAppPool({ size: 1 });
     const error = await pool.run("verify-pdf", { bytes: new TextEncoder().encode("%PDF-1.7 nothing"), anchorsDer: [] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PdfError);
     expect((error as PdfError).code).toBe("INVALID_PDF");
   }, 60_000);
 
   test("a task past its time limit is stopped, its worker replaced, and the next task runs", async () => {
-    pool = new CpuPool({ size: 1, taskTimeoutMs: 1_000 });
+    pool = newAppPool({ size: 1, taskTimeoutMs: 1_000 });
     await pool.run("diagnose-spin", { ms: 1 }); // the worker is up before the clock starts
     const error = await pool.run("diagnose-spin", { ms: 60_000 }).catch((e: unknown) => e);
     expect((error as PdfError).code).toBe("PDF_TOO_COMPLEX");
@@ -75,7 +76,7 @@ describe("CpuPool", () => {
   }, 60_000);
 
   test("one owner's full line refuses only that owner; another owner's task is served next, not after the whole line", async () => {
-    pool = new CpuPool({ size: 1, maxQueue: 32, maxQueuePerOwner: 2 });
+    pool = newAppPool({ size: 1, maxQueue: 32, maxQueuePerOwner: 2 });
     await pool.run("diagnose-spin", { ms: 1 }); // the worker is up
     const finished: string[] = [];
     const track = (name: string, owner: string) => pool!.run("diagnose-spin", { ms: 300 }, {}, [], { owner }).then(() => void finished.push(name));
@@ -89,14 +90,14 @@ describe("CpuPool", () => {
   }, 60_000);
 
   test("a task past its memory limit gets PDF_TOO_COMPLEX and the process lives on", async () => {
-    pool = new CpuPool({ size: 1, maxHeapMb: 64 });
+    pool = newAppPool({ size: 1, maxHeapMb: 64 });
     const error = await pool.run("diagnose-allocate", { megabytes: 1024 }).catch((e: unknown) => e);
     expect((error as PdfError).code).toBe("PDF_TOO_COMPLEX");
     expect(await pool.run("diagnose-spin", { ms: 1 })).toBe("done");
   }, 60_000);
 
   test("a full queue answers BUSY at once instead of piling up work", async () => {
-    pool = new CpuPool({ size: 1, maxQueue: 2 });
+    pool = newAppPool({ size: 1, maxQueue: 2 });
     await pool.run("diagnose-spin", { ms: 1 });
     const running = [pool.run("diagnose-spin", { ms: 1_500 }), pool.run("diagnose-spin", { ms: 1 }), pool.run("diagnose-spin", { ms: 1 })];
     const refused = await pool.run("diagnose-spin", { ms: 1 }).catch((e: unknown) => e);
@@ -105,7 +106,7 @@ describe("CpuPool", () => {
   }, 60_000);
 
   test("CPU work in the pool leaves the event loop free", async () => {
-    pool = new CpuPool({ size: 1 });
+    pool = newAppPool({ size: 1 });
     await pool.run("diagnose-spin", { ms: 1 });
     const delay = await worstLoopDelay(pool.run("diagnose-spin", { ms: 1_500 }));
     // the same spin on the main thread would block it for 1,500 ms

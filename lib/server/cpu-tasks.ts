@@ -43,7 +43,7 @@ export const cpuTasks: CpuTaskImplementations<CpuTasks> = {
   "plan-and-produce-stamped-pdf": (input, context) =>
     planAndProduceStampedPdf(input, {
       claim: (facts) => timed("database", () => context.call("claim", facts)),
-      validation: () => timed("dss", () => context.call("validation")),
+      validation: (signer) => timed("dss", () => context.call("validation", signer)),
       timestamp: (digest) => timed("tsa", () => context.call("timestamp", digest)),
     }),
   "produce-process-signature": (input, context) =>

@@ -2,7 +2,8 @@ import { ConfigError } from "@/lib/config";
 import { DataDirInUseError } from "@/db/lock-data-dir";
 import { isAppError } from "@/lib/errors";
 import { bootstrapPlatform } from "@/lib/organizations/bootstrap-platform";
-import { getServices } from "@/lib/runtime/services";
+import { openServices } from "@/lib/runtime/services";
+import { createWorkerPools } from "./worker-pools";
 import { loadPlatformPki } from "@/lib/certificates/load-platform-pki";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { openPlatformToken } from "@/lib/certificates/platform-token";
@@ -19,7 +20,8 @@ import { outboxOwner } from "@/lib/outbox/outbox-owner";
 export async function startServer() {
   const startedAt = Date.now();
   try {
-    const services = await getServices();
+    // the composition root: the pools get the app's task table, worker entry and key-signing rule here
+    const services = await openServices(({ db }) => createWorkerPools({ db }));
     const { config } = services;
     // before anything signs: a wrong PKCS11_* setting stops here, naming it
     await openPlatformToken(config);

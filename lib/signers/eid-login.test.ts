@@ -17,6 +17,7 @@ import { finishEidLogin } from "./finish-eid-login";
 import { prepareSignerSignature } from "./prepare-signer-signature";
 import { startEidLogin } from "./start-eid-login";
 import { verifySignerIdentity } from "./verify-signer-identity";
+import { testWorkerPools } from "@/lib/server/testing/test-pools";
 
 const pdfBytes = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/valid/libreoffice70-tiny.pdf"));
 const secretKey = new Uint8Array(32).fill(9);
@@ -46,7 +47,7 @@ afterAll(async () => {
 const eidProcess = (docId: string) =>
   createProcess(
     { caller, fields: ZCreateProcessFields.parse({ signers: JSON.stringify([{ nat: "PER", doc_id: docId, signChallenges: ["eid"] }]) }), files: [{ field: "pdfFiles", filename: "a.pdf", contentType: "application/pdf", bytes: pdfBytes }] },
-    { db, blobs: createFsBlobStore(path.join(dir, "blobs")), links },
+    { db, blobs: createFsBlobStore(path.join(dir, "blobs")), links, pools: testWorkerPools() },
   );
 
 /** An identified eID signer and a started login (state, nonce stored). */

@@ -17,6 +17,7 @@ import { signAsProcessSigner } from "./sign-as-process-signer";
 import { TEST_CLIENT, showEveryPage } from "./test-support/show-every-page";
 import { verifySignerIdentity } from "./verify-signer-identity";
 import { confirmSignerNames } from "./confirm-signer-names";
+import { testWorkerPools } from "@/lib/server/testing/test-pools";
 
 const CONTRACT = "/work/shared/fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf";
 
@@ -28,7 +29,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-pages-shown-"));
   const config = loadConfig({ DATA_DIR: path.join(dir, "data"), PUBLIC_URL: "http://127.0.0.1:9" });
   const database = await openDatabase({ dataDir: config.dataDir });
-  services = { config, db: database.db, databaseKind: "pglite", blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
+  services = { config, db: database.db, databaseKind: "pglite", pools: testWorkerPools(), blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
   ({ organization: { id: organizationId } } = await createOrganization({ domain: "pages.test", ownerEmail: "o@pages.test", ownerPassword: "Owner-Password-1" }, services.db));
 }, 60_000);
 afterAll(async () => {
@@ -44,7 +45,7 @@ async function createTwoSignerProcess() {
       fields: ZCreateProcessFields.parse({ signers: [{ doc_id: "11111111" }, { doc_id: "22222222" }], signOrder: true, description: "Contrato" }),
       files: [{ field: "pdfFiles", filename: "contrato.pdf", contentType: "application/pdf", bytes: new Uint8Array(fs.readFileSync(CONTRACT)) }],
     },
-    { db: services.db, blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl } },
+    { db: services.db, blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl }, pools: services.pools },
   );
   return { processId: created.id, token: String(created.msg).split("/").pop()! };
 }

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Services } from "@/lib/runtime/services";
-import { facePool } from "@/lib/runtime/process-pools";
+import type { TaskRunner } from "@/lib/runtime/cpu-pool";
 import { findRegistryPhoto, type RegistryReference } from "@/lib/registry-photos/find-registry-photo";
 import { logInfo } from "@/lib/runtime/log";
 import type { SignerClient } from "./describe-signer-client";
@@ -55,6 +55,7 @@ type FacialTryInput = { token: string; signerId: string; /** The signer session 
 async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services): Promise<FacialCheckOutcome> {
   const started = performance.now();
   const { db, blobs, config } = services;
+  const facePool: TaskRunner<SignerTasks> = services.pools.face;
   const context = await resolveSigningLink({ token: input.token }, db);
   const signer = actingSigner(context, input.signerId);
   if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
@@ -83,7 +84,7 @@ async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services
     const reference = registry?.photo ?? (flow.facialReferences.includes("id-document") ? input.idDocument : undefined);
     if (!reference) return retry("id_document_required");
     // the face models run in their own worker, where each organization has its own share of the queue
-    judged = await facePool<SignerTasks>().run("judge-facial-try", { frames: input.frames, reference, referenceIsIdDocument: !registry, docId: signer.docId, challenges }, {}, [], { owner: organizationId });
+    judged = await facePool.run("judge-facial-try", { frames: input.frames, reference, referenceIsIdDocument: !registry, docId: signer.docId, challenges }, {}, [], { owner: organizationId });
   } catch (error) {
     // nothing was judged (a full queue, a worker that died): the try is given back
     await settleFacialTicket({ signerId: signer.id, nonce: ticket.nonce, outcome: "retry" }, db);

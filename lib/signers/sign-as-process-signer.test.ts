@@ -22,6 +22,7 @@ import { verifySignerIdentity } from "./verify-signer-identity";
 import { signAsProcessSigner } from "./sign-as-process-signer";
 import { showEveryPage } from "./test-support/show-every-page";
 import { confirmSignerNames } from "./confirm-signer-names";
+import { testWorkerPools } from "@/lib/server/testing/test-pools";
 
 const fixtures = "/work/shared/fixtures/pdfs/valid";
 const files = ["libreoffice74-contrato-a4.pdf", "ghostscript-gdb-refcard-rotate270.pdf"].map((name) => ({
@@ -39,7 +40,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-process-sign-"));
   const config = loadConfig({ DATA_DIR: path.join(dir, "data"), PUBLIC_URL: "http://127.0.0.1:9" });
   const database = await openDatabase({ dataDir: config.dataDir });
-  services = { config, db: database.db, databaseKind: "pglite", blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
+  services = { config, db: database.db, databaseKind: "pglite", pools: testWorkerPools(), blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
   ({ organization: { id: organizationId } } = await createOrganization({ domain: "acme.test", ownerEmail: "o@acme.test", ownerPassword: "Owner-Password-1" }, services.db));
 }, 60_000);
 afterAll(async () => {
@@ -56,7 +57,7 @@ describe("signAsProcessSigner", () => {
         fields: ZCreateProcessFields.parse({ signers: [{ doc_id: "11111111" }, { doc_id: "22222222" }], signOrder: true, urlCallback: "https://cb.example/hook", description: "Contrato de prueba" }),
         files,
       },
-      { db: services.db, blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl } },
+      { db: services.db, blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl }, pools: services.pools },
     );
     const token = String(created.msg).split("/").pop()!;
     const first = await verifySignerIdentity({ token, docId: "11111111" }, services.db);
@@ -121,7 +122,7 @@ describe("signAsProcessSigner", () => {
         fields: ZCreateProcessFields.parse({ signers: docIds.map((doc_id, i) => ({ doc_id, stampPositions: { "0": { "1": styles[i] } } })) }),
         files: [files[0]],
       },
-      { db: services.db, blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl } },
+      { db: services.db, blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl }, pools: services.pools },
     );
     const token = String(created.msg).split("/").pop()!;
     for (const [i, docId] of docIds.entries()) {

@@ -9,7 +9,7 @@ import { storeCertificate } from "@/lib/certificates/store-certificate";
 import { documentTimeStamperFor, timeStamperFor } from "@/lib/certificates/time-stamp-authority";
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
 import { lowerLevel, measurePadesLevel } from "@/lib/verification/measure-pades-level";
-import { cpuPool } from "@/lib/runtime/process-pools";
+import type { TaskRunner } from "@/lib/runtime/cpu-pool";
 import type { SignerTasks } from "./signer-tasks";
 import { timed } from "@/lib/runtime/request-timing";
 import type { PadesLevel } from "@/lib/verification/verification-report";
@@ -55,7 +55,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
 type ProcessSignaturePlan = Awaited<ReturnType<typeof planProcessSignature>>;
 
 /** Who signs what, with which freshly issued certificate, time stampers and validation data. */
-async function planProcessSignature(input: { token: string; signerId: string; sessionId?: string }, { db, config }: Services) {
+async function planProcessSignature(input: { token: string; signerId: string; sessionId?: string }, { db, config, pools }: Services) {
   const plan = await prepareSignerSignature(input, db);
   await assertEveryPageShown(plan, db);
   // the names the signer confirmed (prepareSignerSignature refuses to go on without them)
@@ -93,13 +93,14 @@ async function planProcessSignature(input: { token: string; signerId: string; se
     cmsSigner: { certificateDer: certificate.certificateDer, privateKey: certificate.privateKey, chainDer: [pki.issuing.certificateDer] },
     timeStamper: await timeStamperFor({ db, settings }),
     documentTimeStamper: await documentTimeStamperFor({ db, settings }),
-    validation: await timed("dss", () => validationData({ signerCertificates: [certificate.certificateDer] }, { db, settings })),
+    validation: await timed("dss", () => validationData({ signerCertificates: [certificate.certificateDer] }, { db, settings, pools })),
     signedAt: new Date(),
   };
 }
 
 /** Each file signed in the worker pool and stored, and the level the last signer's files reach. */
-async function produceSignedDocuments(plan: ProcessSignaturePlan, { db, blobs, config }: Services) {
+async function produceSignedDocuments(plan: ProcessSignaturePlan, { db, blobs, config, pools }: Services) {
+  const cpu: TaskRunner<SignerTasks> = pools.cpu;
   const { identity, givenNames, lastNames, settings, cmsSigner, signedAt, validation, timeStamper, documentTimeStamper } = plan;
   const signedDocuments: SignedDocument[] = [];
   let padesLevel: PadesLevel | null = "B-LTA";
@@ -107,7 +108,7 @@ async function produceSignedDocuments(plan: ProcessSignaturePlan, { db, blobs, c
     const original = await blobs.get(document.blobKey);
     if (!original) throw new AppError("GONE", `el documento ${document.name} ya no está disponible`);
     // drawing and signing run in the worker pool; the database-backed TSA answers from here
-    const signed = await cpuPool<SignerTasks>().run(
+    const signed = await cpu.run(
       "produce-process-signature",
       {
         original,
@@ -140,7 +141,7 @@ async function produceSignedDocuments(plan: ProcessSignaturePlan, { db, blobs, c
       { timestamp: (digest: Uint8Array) => timeStamper(digest), documentTimestamp: (digest: Uint8Array) => documentTimeStamper(digest) },
     );
     // the level the completed file really reaches, as our verifier (EU DSS timing rules) measures it
-    if (plan.isLastSigner) padesLevel = lowerLevel(padesLevel, await timed("level", () => measurePadesLevel({ pdf: signed, ourSignatures: document.processSignatures }, { db, settings: { ...settings, trustAnchorsDer: config.trustAnchorsDer } })));
+    if (plan.isLastSigner) padesLevel = lowerLevel(padesLevel, await timed("level", () => measurePadesLevel({ pdf: signed, ourSignatures: document.processSignatures }, { db, settings: { ...settings, trustAnchorsDer: config.trustAnchorsDer }, pools })));
     await blobs.put(document.outputBlobKey, signed, "application/pdf");
     signedDocuments.push({
       documentId: document.documentId,

@@ -19,6 +19,7 @@ import { recordFacialResult } from "./record-facial-result";
 import { verifySignerIdentity } from "./verify-signer-identity";
 import { unlockSigner } from "./unlock-signer";
 import { admitFacialTicket, settleFacialTicket, spendFacialTicket } from "./facial-ticket-ledger";
+import { testWorkerPools } from "@/lib/server/testing/test-pools";
 
 const pdfBytes = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/valid/libreoffice70-tiny.pdf"));
 const links = { secretKey: new Uint8Array(32).fill(7), publicUrl: "https://firmas.test" };
@@ -51,6 +52,7 @@ async function newProcess(mode: "shared" | "per-signer", fields: Record<string, 
     db,
     blobs: blobs(),
     links,
+    pools: testWorkerPools(),
   });
   const tokens = typeof created.msg === "string" ? [created.msg] : (created.msg as { link: string }[]).map((m) => m.link);
   return { id: created.id, tokens: tokens.map((l) => l.split("/").pop()!) };

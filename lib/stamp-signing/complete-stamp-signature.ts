@@ -48,7 +48,7 @@ export async function completeStampSignature(
   if (isAuditSampled(config.LEVEL_AUDIT_RATE)) {
     // after the answer, off the request's time; the pool's own limits bound it like any verification
     const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_URL_AUTH_TOKEN, trustAnchorsDer: config.trustAnchorsDer };
-    const measure = (pdf: Uint8Array) => measurePadesLevelOrUnmeasured({ pdf, ourSignatures: 1, signerChainDer: input.signerChainDer }, { db, settings });
+    const measure = (pdf: Uint8Array) => measurePadesLevelOrUnmeasured({ pdf, ourSignatures: 1, signerChainDer: input.signerChainDer }, { db, settings, pools: services.pools });
     void auditRecordedLevel({ kind: "stamp", transaction: job.txToken, pdf: produced.pdf, recorded: produced.padesLevel }, { measure });
   }
 }

@@ -6,7 +6,7 @@ import { hashPassword } from "@/lib/auth/password-hash";
 import { isUniqueViolation } from "@/db/is-unique-violation";
 import { encryptWithPin } from "@/lib/pki/encrypt-private-key";
 import { issueHolderCertificate } from "@/lib/pki/issue-certificate";
-import { cpuPool } from "@/lib/runtime/process-pools";
+import type { TaskRunner } from "@/lib/runtime/cpu-pool";
 import type { CertificateTasks } from "@/lib/certificates/certificate-tasks";
 import { isPkiError } from "@/lib/pki/errors";
 import { crlBaseUrl, loadPlatformPki, type PkiSettings } from "@/lib/certificates/load-platform-pki";
@@ -29,7 +29,7 @@ const MAX_ORGANIZATION_NAME = 64;
  */
 export async function enrollCertificateHolder(
   input: EnrollCertificateHolderInput & { organizationId: string; p12?: Uint8Array; enrolledBy: { userId: string | null; actor: string } },
-  { db, settings }: { db: Db; settings: PkiSettings },
+  { db, settings, pools }: { db: Db; settings: PkiSettings; pools: { cpu: TaskRunner<CertificateTasks> } },
 ) {
   const [organization] = await db.select({ displayName: organizations.displayName }).from(organizations).where(eq(organizations.id, input.organizationId)).limit(1);
   if (!organization) throw new AppError("NOT_FOUND");
@@ -40,7 +40,7 @@ export async function enrollCertificateHolder(
   if (input.source === "pkcs12") {
     if (!input.p12) throw new AppError("VALIDATION", "p12_file es obligatorio para source pkcs12", "p12_file");
     try {
-      ({ certificateDer, pkcs8, chainDer } = await cpuPool<CertificateTasks>().run("import-pkcs12", { bytes: input.p12, password: input.p12_password ?? "" }));
+      ({ certificateDer, pkcs8, chainDer } = await pools.cpu.run("import-pkcs12", { bytes: input.p12, password: input.p12_password ?? "" }));
       // the root is kept (validation data of a certificate it issued directly); prepareCmsSigner keeps it out of the CMS
     } catch (error) {
       if (isPkiError(error)) throw new AppError("VALIDATION", error.code === "WRONG_PKCS12_PASSWORD" ? "contraseña del PKCS#12 incorrecta" : `PKCS#12 inválido: ${error.message}`, error.code === "WRONG_PKCS12_PASSWORD" ? "p12_password" : "p12_file");

@@ -40,7 +40,7 @@ describe("planAndProduceStampedPdf", () => {
     const claims: { repaired: boolean }[] = [];
     const main: StampSigningCalls = {
       claim: async (facts) => (claims.push(facts), signer),
-      validation: async () => ({ certificates: [pki.issuing.certificateDer, pki.root.certificateDer, pki.tsa.certificateDer], crls: await currentCrls(), anchorsDer: [pki.root.certificateDer] }),
+      validation: async () => ({ certificates: [pki.issuing.certificateDer, pki.root.certificateDer, pki.tsa.certificateDer], crls: await currentCrls(), anchorsDer: [pki.root.certificateDer], revocationUnavailable: [] }),
       timestamp: (digest) =>
         createTimeStampToken({ digest, hashAlgorithm: "SHA-256", tsa: { ...pki.tsa, chainDer: [pki.issuing.certificateDer] }, serialNumber: 1n, policyOid: "1.3.6.1.4.1.99999.1.1", includeCertificates: true }),
     };

@@ -19,7 +19,11 @@ import type { SignPdfFields } from "./schemas";
 import { planStampSignature, type SigningPlan } from "./plan-stamp-signature";
 import { deriveStampLevel } from "./derive-stamp-level";
 
-export type StampValidationData = Pick<LongTermValidationInput, "certificates" | "crls"> & { anchorsDer: Uint8Array[] };
+/** The validation step's answer: DSS data for the signer's chain, the anchors its level is judged from, and what could not be had. */
+export type StampValidationData = Pick<LongTermValidationInput, "certificates" | "crls"> & { anchorsDer: Uint8Array[]; revocationUnavailable: string[] };
+
+/** What the task gives back: the signed PDF and what the main thread completes the transaction with. */
+export type StampSignTaskOutput = { pdf: Uint8Array; sha256: string; padesLevel: PadesLevel | null; revocationUnavailable: string[]; signerChainDer: readonly Uint8Array[] };
 
 export type StampSignTaskInput = {
   pdf: Uint8Array;
@@ -30,12 +34,15 @@ export type StampSignTaskInput = {
   verifyUrl: string;
 };
 
-/** What the signing needs from the main thread, asked for only once the request has been checked. */
+/**
+ * The exchange with the main thread, one typed message per step, each answered with a value (the
+ * main thread keeps no state between them): asked for only once the request has been checked.
+ */
 export type StampSigningCalls = {
   /** Resolves the signer and claims the transaction (the database lives on the main thread). */
   claim: (facts: { repaired: boolean }) => Promise<CmsSignerInput>;
-  /** Certificates and CRLs for the DSS of the signer's chain, and the anchors its level is judged from. */
-  validation: () => Promise<StampValidationData>;
+  /** Certificates and CRLs for the DSS of the signer's chain (the claim's answer, sent back), and the anchors its level is judged from. */
+  validation: (signer: { certificateDer: Uint8Array; chainDer: readonly Uint8Array[] }) => Promise<StampValidationData>;
   timestamp: TimeStamper;
 };
 
@@ -46,12 +53,12 @@ export type StampSigningCalls = {
  * is taken, in the same order and with the same errors as before any work is queued. The PAdES
  * level is derived from the CMS, time-stamp and DSS data this task built.
  */
-export async function planAndProduceStampedPdf(input: StampSignTaskInput, calls: StampSigningCalls): Promise<{ pdf: Uint8Array; sha256: string; padesLevel: PadesLevel | null }> {
+export async function planAndProduceStampedPdf(input: StampSignTaskInput, calls: StampSigningCalls): Promise<StampSignTaskOutput> {
   const plan = await planStampSignature({ fields: input.fields, upload: input.pdf, image: input.image }, {
     accept: (bytes) => timed("inspect", () => acceptPdf(bytes, { repair: repairPdf })),
   });
   const signer = await calls.claim({ repaired: plan.repaired });
-  const validation = await calls.validation();
+  const validation = await calls.validation({ certificateDer: signer.certificateDer, chainDer: signer.chainDer });
   const produced = await produceStampedPdf(plan.pdf, plan.image, input.fields, plan, {
     signer,
     timeStamper: calls.timestamp,
@@ -63,7 +70,7 @@ export async function planAndProduceStampedPdf(input: StampSignTaskInput, calls:
   });
   // measured on what this task built, in the same worker: no second task re-reads the whole output
   const padesLevel = await timed("level", () => deriveStampLevel({ ...produced.signature, dss: validation, anchorsDer: validation.anchorsDer }));
-  return { pdf: produced.pdf, sha256: produced.sha256, padesLevel };
+  return { pdf: produced.pdf, sha256: produced.sha256, padesLevel, revocationUnavailable: validation.revocationUnavailable, signerChainDer: signer.chainDer };
 }
 
 export type StampSigningContext = {

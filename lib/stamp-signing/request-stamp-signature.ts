@@ -49,7 +49,7 @@ export async function requestStampSignature(
   const request = { caller, fields, txToken, docId, hasImage: !!image };
   // digital keys are unlocked by the PIN of this request only, so they are signed now even when async
   if (fields.async && fields.sign_type !== "digital") {
-    const plan = await planStampSignature({ fields, upload: input.pdf.bytes, image }, { accept: acceptPdfInPool });
+    const plan = await planStampSignature({ fields, upload: input.pdf.bytes, image }, { accept: (bytes) => acceptPdfInPool(bytes, services.pools.cpu) });
     await resolveStampSigner({ caller, fields }, { db: services.db, settings });
     // a damaged upload is signed as its rebuilt copy, and the transaction says so
     const blobPrefix = `${caller.organizationId}/stamp/${docId}`;
@@ -63,24 +63,16 @@ export async function requestStampSignature(
     return { mode: "async", txToken, docId };
   }
   // the worker checks the upload, then asks for the claim, then signs: a refused document takes no tx_token
-  let claiming: Promise<unknown> | undefined;
-  let claimed = false;
-  const claim = (facts: { repaired: boolean }) => {
-    const signer = (async () => {
-      const resolved = await resolveStampSigner({ caller, fields }, { db: services.db, settings });
-      await claimTransaction({ ...request, repaired: facts.repaired }, services.db);
-      claimed = true;
-      return resolved;
-    })();
-    claiming = signer.catch(() => undefined);
+  const claim = async (facts: { repaired: boolean }) => {
+    const signer = await resolveStampSigner({ caller, fields }, { db: services.db, settings });
+    await claimTransaction({ ...request, repaired: facts.repaired }, services.db);
     return signer;
   };
   // the upload is read nowhere else after this: its buffer moves to the worker
   const job = { txToken, docId, organizationId: caller.organizationId, organizationDomain: caller.organizationDomain, pdf: input.pdf.bytes, image, fields, giveUpInput: input.moveUpload === true };
   const signed = await signStampNow({ ...job, claim }, services).catch(async (error) => {
-    // a worker stopped mid-claim (time limit) still leaves our claim to be marked failed
-    await claiming;
-    if (claimed) await recordSignFailure({ organizationId: caller.organizationId, txToken, message: signFailureMessage(error) }, services.db);
+    // the pool answers once the claim in flight settled: our claim, if made, is the pending row with our docId
+    await recordSignFailure({ organizationId: caller.organizationId, docId, message: signFailureMessage(error) }, services.db);
     throw error;
   });
   return fields.async ? { mode: "async", txToken, docId } : { mode: "sync", txToken, docId, ...signed };
@@ -129,13 +121,13 @@ export function signFailureMessage(error: unknown): string {
 
 /** Marks a still-pending transaction failed with the reason the integrator will read. */
 export async function recordSignFailure(
-  input: { transactionId: string; message: string } | { organizationId: string; txToken: string; message: string },
+  input: { transactionId: string; message: string } | { organizationId: string; docId: string; message: string },
   db: Db,
 ): Promise<void> {
-  // a tx_token names a transaction only within its organization
+  // a docId is made per request (a tx_token may be another request's claim); none claimed, nothing changes
   const which = "transactionId" in input
     ? eq(stampTransactions.id, input.transactionId)
-    : and(eq(stampTransactions.organizationId, input.organizationId), eq(stampTransactions.txToken, input.txToken));
+    : and(eq(stampTransactions.organizationId, input.organizationId), eq(stampTransactions.docId, input.docId));
   await db
     .update(stampTransactions)
     .set({ status: "failed", failureMessage: input.message, completedAt: new Date() })

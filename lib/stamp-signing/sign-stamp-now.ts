@@ -3,13 +3,14 @@ import { eq } from "drizzle-orm";
 import { organizations } from "@/db/schema";
 import { completeStampSignature } from "./complete-stamp-signature";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
-import { timeStamperFor, type TimeStamper } from "@/lib/certificates/time-stamp-authority";
+import { timeStamperFor } from "@/lib/certificates/time-stamp-authority";
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
 import { loadPlatformPki } from "@/lib/certificates/load-platform-pki";
 import { isSelfIssued } from "@/lib/pki/check-pki-signatures";
 import type { PadesLevel } from "@/lib/verification/verification-report";
-import { cpuPool } from "@/lib/runtime/process-pools";
+import type { TaskRunner } from "@/lib/runtime/cpu-pool";
 import type { StampSigningTasks } from "./stamp-signing-tasks";
+import type { StampSigningCalls } from "./produce-stamped-pdf";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import type { SignPdfFields } from "./schemas";
 
@@ -36,57 +37,46 @@ export type ClaimTransaction = (facts: { repaired: boolean }) => Promise<CmsSign
 
 /**
  * signPDF's main-thread side: plans and produces in one worker task (produce-stamped-pdf.ts: one
- * parse of the upload, one read of the image), answering its calls home (the claim, the DSS data,
- * the time-stamp), then completes (complete-stamp-signature.ts). The caller's `claim` runs between
- * the checks and the signature; the caller records a failure after a successful claim (sync: at
- * once; async: when the job is given up).
+ * parse of the upload, one read of the image), answering its steps (the claim, the DSS data, the
+ * time-stamp), then completes (complete-stamp-signature.ts). Each step is a typed message whose
+ * answer is a value: what one step needs of another (the signer's chain) comes back in the next
+ * message, and what completion needs comes back in the task's output. The caller's `claim` runs
+ * between the checks and the signature; the pool reports a failure only once the steps in flight
+ * settled, with a step's own error when one failed, so the caller may then record the failure.
  */
 export async function signStampNow(
   request: SignNowJob & { claim: ClaimTransaction },
   services: Services,
 ): Promise<{ pdf: Uint8Array; padesLevel: PadesLevel | null; revocationUnavailable: string[] }> {
   const { claim, ...job } = request;
-  const { config, db } = services;
+  const { config, db, pools } = services;
   const tsaSettings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_URL_AUTH_TOKEN };
-  let signer: CmsSignerInput | undefined;
-  let timeStamper: TimeStamper | undefined;
-  let unavailable: string[] = [];
-  // an error of our own main-thread step is rethrown as itself, not as its copy from the worker
-  let mainThreadError: unknown;
-  const onMainThread = <A extends unknown[], R>(step: (...args: A) => Promise<R>) => async (...args: A) => {
-    try {
-      return await step(...args);
-    } catch (error) {
-      mainThreadError ??= error;
-      throw error;
-    }
-  };
-  // the task holds its worker while these run: they must never wait on the CPU pool themselves
-  const calls = {
-    claim: onMainThread(async (facts: { repaired: boolean }) => (signer = await claim(facts))),
-    validation: onMainThread(async () => {
-      timeStamper = await timeStamperFor({ db, settings: tsaSettings });
+  // loaded while the worker checks the upload; awaited only by the steps that sign
+  const timeStamper = timeStamperFor({ db, settings: tsaSettings });
+  timeStamper.catch(() => undefined);
+  // the task holds its worker while these run: they must never wait on the main pool themselves
+  const calls: StampSigningCalls = {
+    claim: (facts) => claim(facts),
+    validation: async (signer) => {
       const validation = await validationData(
-        { signerCertificates: [signer!.certificateDer, ...signer!.chainDer], outside: { allowPrivate: () => privateAddressesAllowed(job.organizationId, db), trustAnchorsDer: config.trustAnchorsDer } },
-        { db, settings: tsaSettings },
+        { signerCertificates: [signer.certificateDer, ...signer.chainDer], outside: { allowPrivate: () => privateAddressesAllowed(job.organizationId, db), trustAnchorsDer: config.trustAnchorsDer } },
+        { db, settings: tsaSettings, pools },
       );
-      unavailable = validation.unavailable;
       // the anchors the full verifier starts from (measure-pades-level.ts), so the derived level is judged alike
       const pki = await loadPlatformPki({ db, settings: tsaSettings });
-      const anchorsDer = [pki.root.certificateDer, ...config.trustAnchorsDer, ...signer!.chainDer.filter(isSelfIssued)];
-      return { certificates: validation.certificates, crls: validation.crls, anchorsDer };
-    }),
-    timestamp: (digest: Uint8Array) => timeStamper!(digest),
+      const anchorsDer = [pki.root.certificateDer, ...config.trustAnchorsDer, ...signer.chainDer.filter(isSelfIssued)];
+      return { certificates: validation.certificates, crls: validation.crls, anchorsDer, revocationUnavailable: validation.unavailable };
+    },
+    timestamp: async (digest) => (await timeStamper)(digest),
   };
   const input = { pdf: job.pdf, image: job.image, fields: job.fields, txToken: job.txToken, environment: config.APP_ENV, verifyUrl: verificationUrl(config.publicUrl, job) };
   // a large upload's buffer is its own (never Node's shared pool): moving it spares a copy on the event loop
   const movable = job.giveUpInput && job.pdf.byteOffset === 0 && job.pdf.buffer instanceof ArrayBuffer && job.pdf.byteLength >= MOVE_FROM_BYTES;
   const transfer = movable ? [job.pdf.buffer as ArrayBuffer] : [];
-  const result = await cpuPool<StampSigningTasks>().run("plan-and-produce-stamped-pdf", input, calls, transfer).catch((error: unknown) => {
-    throw mainThreadError ?? error;
-  });
-  await completeStampSignature({ job, produced: result, revocationUnavailable: unavailable, signerChainDer: signer?.chainDer }, services);
-  return { pdf: result.pdf, padesLevel: result.padesLevel, revocationUnavailable: unavailable };
+  const pool: TaskRunner<StampSigningTasks> = pools.cpu;
+  const result = await pool.run("plan-and-produce-stamped-pdf", input, calls, transfer);
+  await completeStampSignature({ job, produced: result, revocationUnavailable: result.revocationUnavailable, signerChainDer: result.signerChainDer }, services);
+  return { pdf: result.pdf, padesLevel: result.padesLevel, revocationUnavailable: result.revocationUnavailable };
 }
 
 /** The public page of one transaction, as printed in the stamp's QR code. */

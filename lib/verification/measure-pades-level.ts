@@ -1,5 +1,5 @@
 import type { Db } from "@/db/client";
-import { cpuPool } from "@/lib/runtime/process-pools";
+import type { TaskRunner } from "@/lib/runtime/cpu-pool";
 import type { VerificationTasks } from "./verification-tasks";
 import type { PadesLevel } from "./verification-report";
 import { isSelfIssued } from "@/lib/pki/check-pki-signatures";
@@ -28,15 +28,15 @@ export async function measurePadesLevel(output: MeasuredOutput, deps: MeasureDep
 }
 
 type MeasuredOutput = { pdf: Uint8Array; ourSignatures: number; signerChainDer?: readonly Uint8Array[] };
-type MeasureDeps = { db: Db; settings: PkiSettings & { trustAnchorsDer?: Uint8Array[] } };
+export type MeasureDeps = { db: Db; settings: PkiSettings & { trustAnchorsDer?: Uint8Array[] }; pools: { cpu: TaskRunner<VerificationTasks> } };
 
 /** As measurePadesLevel, telling a verifier that could not run (pool limits) apart from a file with no level. */
-export async function measurePadesLevelOrUnmeasured({ pdf, ourSignatures, signerChainDer = [] }: MeasuredOutput, { db, settings }: MeasureDeps): Promise<PadesLevel | null | "unmeasured"> {
+export async function measurePadesLevelOrUnmeasured({ pdf, ourSignatures, signerChainDer = [] }: MeasuredOutput, { db, settings, pools }: MeasureDeps): Promise<PadesLevel | null | "unmeasured"> {
   const pki = await loadPlatformPki({ db, settings });
   const anchorsDer = [pki.root.certificateDer, ...(settings.trustAnchorsDer ?? []), ...signerChainDer.filter(isSelfIssued)];
   let report;
   try {
-    report = await cpuPool<VerificationTasks>().run("verify-pdf", { bytes: pdf, anchorsDer });
+    report = await pools.cpu.run("verify-pdf", { bytes: pdf, anchorsDer });
   } catch {
     // the signature is made and stored either way; an unmeasured level is reported as unknown, never guessed
     return "unmeasured";

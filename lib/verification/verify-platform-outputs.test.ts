@@ -21,6 +21,7 @@ import { verifySignerIdentity } from "@/lib/signers/verify-signer-identity";
 import { confirmSignerNames } from "@/lib/signers/confirm-signer-names";
 import { appendRevision, edited, locateSignature, nextObjectNumber, replaceBytes, streamBody, view } from "./testing/forge-pdf";
 import { verifyUploadedPdf } from "./verify-uploaded-pdf";
+import { testWorkerPools } from "@/lib/server/testing/test-pools";
 
 const CONTRACT = "/work/shared/fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf";
 const PAY = "BT /F1 24 Tf 72 400 Td (Pagar 1.000.000) Tj ET";
@@ -35,7 +36,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-verify-platform-"));
   const config = loadConfig({ DATA_DIR: path.join(dir, "data"), PUBLIC_URL: "http://127.0.0.1:9" });
   const database = await openDatabase({ dataDir: config.dataDir });
-  services = { config, db: database.db, databaseKind: "pglite", blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
+  services = { config, db: database.db, databaseKind: "pglite", pools: testWorkerPools(), blobs: createFsBlobStore(path.join(dir, "blobs")), close: database.close };
   const { organization } = await createOrganization({ domain: "verify.test", ownerEmail: "o@verify.test", ownerPassword: "Owner-Password-1" }, services.db);
   const caller = { credentialId: null as unknown as string, clientname: "api@verify.test", role: "admin" as const, organizationId: organization.id, organizationDomain: "verify.test" };
   const created = await createProcess(
@@ -44,7 +45,7 @@ beforeAll(async () => {
       fields: ZCreateProcessFields.parse({ signers: [{ doc_id: "11111111" }, { doc_id: "22222222" }], signOrder: true, urlCallback: "https://cb.example/hook", description: "Contrato" }),
       files: [{ field: "pdfFiles", filename: "contrato.pdf", contentType: "application/pdf", bytes: new Uint8Array(fs.readFileSync(CONTRACT)) }],
     },
-    { db: services.db, blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl } },
+    { db: services.db, blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl }, pools: services.pools },
   );
   const token = String(created.msg).split("/").pop()!;
   for (const [docId, given, family] of [["11111111", "Ana", "Rojas"], ["22222222", "Luis", "Quispe"]]) {
@@ -62,7 +63,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const verify = (bytes: Uint8Array) => verifyUploadedPdf(bytes, { db: services.db, config: services.config });
+const verify = (bytes: Uint8Array) => verifyUploadedPdf(bytes, { db: services.db, config: services.config, pools: services.pools });
 
 describe("the verifier on a completed two-signer process of this platform", () => {
   it("calls both signatures and our B-LTA document time-stamp valid, as validate-pdf does", async () => {

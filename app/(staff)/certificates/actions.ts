@@ -30,10 +30,10 @@ function textFields(form: FormData): Record<string, string> {
 }
 
 export async function enrollHolderAction(form: FormData): Promise<ActionResult> {
-  return runStaffAction("certificates:manage", async (staff, { db, config }) => {
+  return runStaffAction("certificates:manage", async (staff, { db, config, pools }) => {
     const fields = parseWith(ZEnrollCertificateHolder, textFields(form));
     const p12 = await p12Of(form, "p12_file");
-    const holder = await enrollCertificateHolder({ ...fields, organizationId: staff.organizationId, p12, enrolledBy: { userId: staff.userId, actor: staff.email } }, { db, settings: pkiSettingsOf(config) });
+    const holder = await enrollCertificateHolder({ ...fields, organizationId: staff.organizationId, p12, enrolledBy: { userId: staff.userId, actor: staff.email } }, { db, settings: pkiSettingsOf(config), pools });
     revalidatePath("/certificates");
     return { message: `Titular ${holder.signUsername} registrado: ${holder.subject}` };
   });
@@ -49,10 +49,10 @@ export async function revokeHolderAction(input: unknown): Promise<ActionResult> 
 }
 
 export async function importAgentAction(form: FormData): Promise<ActionResult> {
-  return runStaffAction("certificates:manage", async (staff, { db, config }) => {
+  return runStaffAction("certificates:manage", async (staff, { db, config, pools }) => {
     const p12 = await p12Of(form, "p12_file");
     const password = String(form.get("p12_password") ?? "");
-    const result = await importAgentCertificate({ organizationId: staff.organizationId, p12, password }, { db, settings: pkiSettingsOf(config) });
+    const result = await importAgentCertificate({ organizationId: staff.organizationId, p12, password }, { db, settings: pkiSettingsOf(config), pools });
     revalidatePath("/certificates");
     return { message: `Certificado de agente importado: ${result.subject}` };
   });

@@ -9,7 +9,7 @@ export const enrollCertificateHolderHandler = withStampToken("certificates:manag
   const body = await parseMultipart(request, { maxFileBytes: 1024 * 1024, maxFiles: 1 });
   const fields = parseWith(ZEnrollCertificateHolder, body.fields);
   const p12 = body.files.find((f) => f.field === "p12_file")?.bytes;
-  const holder = await enrollCertificateHolder({ ...fields, organizationId: caller.organizationId, p12, enrolledBy: { userId: caller.userId, actor: caller.email } }, { db: services.db, settings: pkiSettingsOf(services.config) });
+  const holder = await enrollCertificateHolder({ ...fields, organizationId: caller.organizationId, p12, enrolledBy: { userId: caller.userId, actor: caller.email } }, { db: services.db, settings: pkiSettingsOf(services.config), pools: services.pools });
   return Response.json(
     { success: true, message: "Titular de certificado registrado", sign_username: holder.signUsername, subject: holder.subject, not_after: holder.notAfter.toISOString() },
     { status: 201 },

@@ -11,6 +11,6 @@ export const GET = withPublic("json", async (request, { services }) => {
   const expected = services.config.METRICS_TOKEN;
   if (!expected) throw new AppError("NOT_FOUND");
   if (!isMetricsToken(readAuthorization(request, ["bearer"]), expected)) throw new AppError("UNAUTHORIZED");
-  const { contentType, body } = await renderMetrics(services.db);
+  const { contentType, body } = await renderMetrics(services);
   return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-store" } });
 });

@@ -17,7 +17,7 @@ const links = (services: { config: { secretKey: Buffer; publicUrl: string } }) =
 export const PUT = withProcessToken("processes:create", async (request, { caller, services }) => {
   const body = await parseMultipart(request, { maxFileBytes: services.config.maxUploadBytes, maxFiles: 20 });
   const fields = parseWith(ZCreateProcessFields, body.fields);
-  const created = await createProcess({ caller, fields, files: body.files }, { db: services.db, blobs: services.blobs, links: links(services) });
+  const created = await createProcess({ caller, fields, files: body.files }, { db: services.db, blobs: services.blobs, links: links(services), pools: services.pools });
   return Response.json(created, { status: 201 });
 });
 

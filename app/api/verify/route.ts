@@ -16,6 +16,6 @@ export const POST = withPublic("json", async (request, { services }) => {
   const { files } = await parseMultipart(request, { maxFileBytes: services.config.maxUploadBytes, maxFiles: 1, maxFields: 5 });
   const file = files.find((f) => f.field === "file");
   if (!file || file.bytes.length === 0) throw new AppError("VALIDATION", "Adjunte un archivo PDF.", "file");
-  const report = await verifyUploadedPdf(file.bytes, { db: services.db, config: services.config });
+  const report = await verifyUploadedPdf(file.bytes, { db: services.db, config: services.config, pools: services.pools });
   return Response.json({ success: true, ...report }, { headers: { "cache-control": "no-store" } });
 });

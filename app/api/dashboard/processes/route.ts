@@ -12,6 +12,6 @@ export const PUT = withSession("processes:create", async (request, { staff, serv
   const body = await parseMultipart(request, { maxFileBytes: services.config.maxUploadBytes, maxFiles: 20 });
   const fields = parseWith(ZCreateProcessFields, body.fields);
   const links = { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl };
-  const created = await createProcess({ caller: staffProcessCaller(staff), fields, files: body.files }, { db: services.db, blobs: services.blobs, links });
+  const created = await createProcess({ caller: staffProcessCaller(staff), fields, files: body.files }, { db: services.db, blobs: services.blobs, links, pools: services.pools });
   return Response.json(created, { status: 201 });
 });
