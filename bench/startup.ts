@@ -119,7 +119,7 @@ async function measure(label: string, options: { dataDir?: string; warm: boolean
     );
     console.log(`  load: ${LOAD.plain} plain signPDF, ${LOAD.stamped} stamp + QR signPDF, ${LOAD.timeStamps} signTimeStamp, ${LOAD.verifications} /api/verify, each at c=${CONCURRENCY}; server CPU ${(cpu / 1000).toFixed(1)} s`);
     console.log((await memoryReadout(server)).join("\n"));
-    // idle: the main pool keeps one worker once the others were idle for a minute (lib/runtime/process-pools.ts)
+    // idle: the main pool keeps one worker once the others were idle for a minute (lib/server/worker-pools.ts)
     const idleSince = performance.now();
     while (!(await memoryReadout(server)).some((line) => line.includes("cpu pool: 1 workers")) && performance.now() - idleSince < 150_000) {
       await new Promise((resolve) => setTimeout(resolve, 2000));

@@ -41,7 +41,7 @@ export const ZEnv = z.object({
   ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(12, "must be at least 12 characters").optional()),
   // secret of the first start's admin process-API credential (generated and printed once when unset)
   ADMIN_API_SECRET: z.preprocess(emptyAsUndefined, z.string().min(16, "must be at least 16 characters").optional()),
-  // read by the worker pools themselves (lib/runtime/process-pools.ts); validated here so a typo stops the start
+  // read by the worker pools themselves (lib/server/worker-pools.ts); validated here so a typo stops the start
   CPU_WORKERS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).optional()),
   CPU_QUEUE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
   // the anonymous verifier's share of the pool: workers it may hold (default all but one) and tasks that may wait

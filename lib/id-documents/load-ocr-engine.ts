@@ -17,7 +17,7 @@ export interface OcrEngine {
  * One tesseract.js worker per process, lazily, with the English LSTM data from
  * `@tesseract.js-data/eng` and the WASM core from `tesseract.js-core` in node_modules: nothing is
  * fetched and nothing is cached to disk. A failed load is forgotten so the next call retries.
- * Meant for the face worker thread (lib/runtime/process-pools.ts facePool): OCR takes seconds of CPU.
+ * Meant for the face worker thread (the face pool of lib/server/worker-pools.ts): OCR takes seconds of CPU.
  */
 export function loadOcrEngine(): Promise<OcrEngine> {
   return processSingletonLoad("firmaviva.ocr.engine", createEngine);
