@@ -14,9 +14,11 @@ import { collectProcessEvidence } from "./collect-process-evidence";
  * organization's agent certificate (B-LT). Each export is itself written to the audit trail with
  * the summary's hash. Another organization's process is not found.
  */
+export type ProduceEvidenceSummaryInput = { organizationId: string; processId: string; actor: string };
+
 export async function produceEvidenceSummary(
-  input: { organizationId: string; processId: string; actor: string },
-  services: Services,
+  input: ProduceEvidenceSummaryInput,
+  services: Pick<Services, "db" | "config" | "pools">,
 ): Promise<{ pdf: Uint8Array; fileName: string }> {
   const { db, config, pools } = services;
   const evidence = await collectProcessEvidence(input, db);

@@ -3,8 +3,7 @@ import { identityReviews } from "@/db/schema";
 import { PermanentJobFailure, type JobHandler } from "@/lib/outbox/run-dispatcher";
 import { readJobPayload } from "@/lib/outbox/job-payloads";
 import { linkTokenOf } from "@/lib/processes/link-token";
-import type { Services } from "@/lib/runtime/services";
-import { signAsProcessSigner } from "@/lib/signers/sign-as-process-signer";
+import { signAsProcessSigner, type ProcessSigningDeps } from "@/lib/signers/sign-as-process-signer";
 import { SignerFlowError } from "@/lib/signers/signer-flow-error";
 
 /**
@@ -13,7 +12,7 @@ import { SignerFlowError } from "@/lib/signers/signer-flow-error";
  * with the device that asked. A signer who can no longer sign (link replaced, process concluded)
  * makes the job fail for good; a busy TSA is retried.
  */
-export function signAfterReviewJobHandler(services: Services): JobHandler {
+export function signAfterReviewJobHandler(services: ProcessSigningDeps): JobHandler {
   return async (job, db) => {
     const { reviewId } = readJobPayload(job, ["identity.sign_after_review"]);
     const [review] = await db.select().from(identityReviews).where(eq(identityReviews.id, reviewId)).limit(1);

@@ -41,7 +41,9 @@ function stagesOf(challenges: readonly string[]): SignerStage[] {
  * session cookie, if any): a problem page with its reason, the ID form, the facial check, or the
  * documents to read and sign.
  */
-export async function loadSignerPage(input: { token: string; signerId?: string; sessionId?: string }, services: Services): Promise<SignerPageState> {
+export type LoadSignerPageInput = { token: string; signerId?: string; sessionId?: string };
+
+export async function loadSignerPage(input: LoadSignerPageInput, services: Pick<Services, "db" | "config">): Promise<SignerPageState> {
   const { db } = services;
   try {
     // a shared link locked by wrong ID numbers names no signer, so openSigningLink alone would just ask again

@@ -44,15 +44,18 @@ export type FacialCheckOutcome =
  * printed number). The selfie (and ID photo) are stored encrypted; the result is recorded (3 tries,
  * then locked).
  */
-export async function runFacialCheck(input: FacialTryInput, services: Services): Promise<FacialCheckOutcome> {
+/** What a facial try needs: the database, the encrypted evidence store, the settings and the face pool. */
+export type FacialCheckDeps = Pick<Services, "db" | "blobs" | "config" | "pools">;
+
+export async function runFacialCheck(input: FacialTryInput, services: FacialCheckDeps): Promise<FacialCheckOutcome> {
   const outcome = await judgeAndRecordFacialTry(input, services);
   metrics().facialTries.inc({ outcome: outcome.status });
   return outcome;
 }
 
-type FacialTryInput = { token: string; signerId: string; /** The signer session making the try: its pass is valid there only. */ sessionId: string; ticket: string; frames: Uint8Array[]; idDocument?: Uint8Array; client?: SignerClient };
+export type FacialTryInput = { token: string; signerId: string; /** The signer session making the try: its pass is valid there only. */ sessionId: string; ticket: string; frames: Uint8Array[]; idDocument?: Uint8Array; client?: SignerClient };
 
-async function judgeAndRecordFacialTry(input: FacialTryInput, services: Services): Promise<FacialCheckOutcome> {
+async function judgeAndRecordFacialTry(input: FacialTryInput, services: FacialCheckDeps): Promise<FacialCheckOutcome> {
   const started = performance.now();
   const { db, blobs, config } = services;
   const facePool: TaskRunner<SignerTasks> = services.pools.face;

@@ -39,7 +39,11 @@ const SIGNER_CERTIFICATE_MINUTES = 5 * 365 * 24 * 60;
  * Its three steps are the Server-Timing stages of the request (plan, produce, complete, the words
  * signPDF uses too); the database, blob store and pool time within them is charged where it is spent.
  */
-export async function signAsProcessSigner(input: { token: string; signerId: string; sessionId?: string; client?: SignerClient }, services: Services) {
+export type SignAsProcessSignerInput = { token: string; signerId: string; sessionId?: string; client?: SignerClient };
+/** What signing needs: the database, the stored documents, the settings and the pool that draws and signs. */
+export type ProcessSigningDeps = Pick<Services, "db" | "blobs" | "config" | "pools">;
+
+export async function signAsProcessSigner(input: SignAsProcessSignerInput, services: ProcessSigningDeps) {
   const plan = await timed("plan", () => planProcessSignature(input, services));
   const produced = await timed("produce", () => produceSignedDocuments(plan, services));
   // records the signature; the last one concludes the process and queues its callback, in one transaction
@@ -55,7 +59,7 @@ export async function signAsProcessSigner(input: { token: string; signerId: stri
 type ProcessSignaturePlan = Awaited<ReturnType<typeof planProcessSignature>>;
 
 /** Who signs what, with which freshly issued certificate, time stampers and validation data. */
-async function planProcessSignature(input: { token: string; signerId: string; sessionId?: string }, { db, config, pools }: Services) {
+async function planProcessSignature(input: { token: string; signerId: string; sessionId?: string }, { db, config, pools }: ProcessSigningDeps) {
   const plan = await prepareSignerSignature(input, db);
   await assertEveryPageShown(plan, db);
   // the names the signer confirmed (prepareSignerSignature refuses to go on without them)
@@ -99,7 +103,7 @@ async function planProcessSignature(input: { token: string; signerId: string; se
 }
 
 /** Each file signed in the worker pool and stored, and the level the last signer's files reach. */
-async function produceSignedDocuments(plan: ProcessSignaturePlan, { db, blobs, config, pools }: Services) {
+async function produceSignedDocuments(plan: ProcessSignaturePlan, { db, blobs, config, pools }: ProcessSigningDeps) {
   const cpu: TaskRunner<SignerTasks> = pools.cpu;
   const { identity, givenNames, lastNames, settings, cmsSigner, signedAt, validation, timeStamper, documentTimeStamper } = plan;
   const signedDocuments: SignedDocument[] = [];

@@ -2,11 +2,9 @@ import { and, eq, isNull } from "drizzle-orm";
 import { identityReviews } from "@/db/schema";
 import { findPendingReview } from "@/lib/identity-assurance/find-identity-review";
 import { recordProcessEvent } from "@/lib/processes/record-process-event";
-import type { Services } from "@/lib/runtime/services";
-import type { SignerClient } from "./describe-signer-client";
 import { prepareSignerSignature } from "./prepare-signer-signature";
 import { assertEveryPageShown } from "./record-pages-shown";
-import { signAsProcessSigner } from "./sign-as-process-signer";
+import { signAsProcessSigner, type ProcessSigningDeps, type SignAsProcessSignerInput } from "./sign-as-process-signer";
 import { SignerFlowError } from "./signer-flow-error";
 
 export type SignAnswer = { processStatus: "pending" | "signed"; completed: boolean; underReview?: boolean };
@@ -17,7 +15,7 @@ export type SignAnswer = { processStatus: "pending" | "signed"; completed: boole
  * approval produces the signature. An approval that won the race meanwhile leaves nothing to record:
  * the signature is then made at once.
  */
-export async function signOrAwaitReview(input: { token: string; signerId: string; sessionId: string; client?: SignerClient }, services: Services): Promise<SignAnswer> {
+export async function signOrAwaitReview(input: SignAsProcessSignerInput & { sessionId: string }, services: ProcessSigningDeps): Promise<SignAnswer> {
   const { db } = services;
   const pending = await findPendingReview(input.signerId, db);
   if (pending) {

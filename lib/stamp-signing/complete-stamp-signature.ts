@@ -8,6 +8,10 @@ import { metrics } from "@/lib/metrics/metrics";
 import type { PadesLevel } from "@/lib/verification/verification-report";
 import { auditRecordedLevel, isAuditSampled } from "./audit-recorded-level";
 
+
+/** What stamp signing needs: the database, the stored files, the settings and the pools. */
+export type StampSigningDeps = Pick<Services, "db" | "blobs" | "config" | "pools">;
+
 /**
  * signPDF's last step: stores the signed PDF and marks the pending transaction done with the level
  * derived in the worker. Only a still-pending transaction is completed: a stale async attempt that
@@ -22,7 +26,7 @@ export async function completeStampSignature(
     revocationUnavailable: string[];
     signerChainDer?: readonly Uint8Array[];
   },
-  services: Services,
+  services: StampSigningDeps,
 ): Promise<void> {
   const { job, produced, revocationUnavailable } = input;
   const { config, db, blobs } = services;

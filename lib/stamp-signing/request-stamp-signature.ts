@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import type { Services } from "@/lib/runtime/services";
+import type { StampSigningDeps } from "./complete-stamp-signature";
 import { stampTransactions } from "@/db/schema";
 import { AppError, isAppError } from "@/lib/errors";
 import { isUniqueViolation } from "@/db/is-unique-violation";
@@ -29,16 +29,18 @@ export type StoredSignRequest = Omit<SignPdfFields, "sign_password" | "sign_pin"
  * signPDF: validate everything up front, claim the tx_token (a unique constraint, so racing
  * requests cannot both win), then sign now or queue a durable job in the same transaction.
  */
+export type RequestStampSignatureInput = {
+  caller: StaffIdentity;
+  fields: SignPdfFields;
+  pdf?: UploadedFile;
+  image?: UploadedFile;
+  /** The caller never reads `pdf.bytes` again (a request body): its buffer may move to a worker instead of being copied. */
+  moveUpload?: boolean;
+};
+
 export async function requestStampSignature(
-  input: {
-    caller: StaffIdentity;
-    fields: SignPdfFields;
-    pdf?: UploadedFile;
-    image?: UploadedFile;
-    /** The caller never reads `pdf.bytes` again (a request body): its buffer may move to a worker instead of being copied. */
-    moveUpload?: boolean;
-  },
-  services: Services,
+  input: RequestStampSignatureInput,
+  services: StampSigningDeps,
 ): Promise<StampSignatureResult> {
   const { fields, caller } = input;
   if (!input.pdf || input.pdf.bytes.length === 0) throw new AppError("VALIDATION", "pdf_file es obligatorio", "pdf_file");

@@ -3,7 +3,7 @@ import { organizations, stampTransactions } from "@/db/schema";
 import { isAppError } from "@/lib/errors";
 import { PermanentJobFailure, type JobHandler } from "@/lib/outbox/run-dispatcher";
 import { readJobPayload } from "@/lib/outbox/job-payloads";
-import type { Services } from "@/lib/runtime/services";
+import type { StampSigningDeps } from "./complete-stamp-signature";
 import { loadAgentSigner } from "@/lib/certificates/load-agent-signer";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { recordSignFailure, signFailureMessage, type StoredSignRequest } from "./request-stamp-signature";
@@ -19,7 +19,7 @@ const PERMANENT_CODES = new Set(["VALIDATION", "INVALID_PDF", "ENCRYPTED_PDF", "
  * pending; a bad document fails it at once with the reason. A transaction that is no longer pending
  * was already finished (possibly by an earlier attempt), so it is never signed twice.
  */
-export function stampSignJobHandler(services: Services): JobHandler {
+export function stampSignJobHandler(services: StampSigningDeps): JobHandler {
   const handler: JobHandler = async (job) => {
     const { transactionId } = readJobPayload(job, ["stamp.sign"]);
     const [joined] = await services.db

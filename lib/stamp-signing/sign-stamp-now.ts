@@ -1,7 +1,7 @@
 import type { Services } from "@/lib/runtime/services";
 import { eq } from "drizzle-orm";
 import { organizations } from "@/db/schema";
-import { completeStampSignature } from "./complete-stamp-signature";
+import { completeStampSignature, type StampSigningDeps } from "./complete-stamp-signature";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { timeStamperFor } from "@/lib/certificates/time-stamp-authority";
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
@@ -46,7 +46,7 @@ export type ClaimTransaction = (facts: { repaired: boolean }) => Promise<CmsSign
  */
 export async function signStampNow(
   request: SignNowJob & { claim: ClaimTransaction },
-  services: Services,
+  services: StampSigningDeps,
 ): Promise<{ pdf: Uint8Array; padesLevel: PadesLevel | null; revocationUnavailable: string[] }> {
   const { claim, ...job } = request;
   const { config, db, pools } = services;

@@ -9,7 +9,9 @@ import { recordTimeStamp } from "./record-time-stamp";
 const MAX_TSQ_BYTES = 64 * 1024;
 
 /** signTimeStamp: a .tsq in, a .tsr from the built-in TSA out; a rejected request is a clear error. */
-export async function signTimeStamp(input: { caller: StaffIdentity; tsq?: Uint8Array }, services: Services) {
+export type SignTimeStampInput = { caller: StaffIdentity; tsq?: Uint8Array };
+
+export async function signTimeStamp(input: SignTimeStampInput, services: Pick<Services, "db" | "config">) {
   if (!input.tsq || input.tsq.length === 0) throw new AppError("VALIDATION", "tsq_file es obligatorio", "tsq_file");
   if (input.tsq.length > MAX_TSQ_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "tsq_file es demasiado grande", "tsq_file");
   const { reply: tsr, rejection } = await answerTimeStampRequest(input.tsq, { db: services.db, settings: pkiSettingsOf(services.config) });
