@@ -1,4 +1,4 @@
-import { requireStaff } from "@/lib/auth/require-staff";
+import { requireStaff } from "@/lib/http/require-staff";
 import { can } from "@/lib/auth/roles";
 import { getTranslator } from "@/lib/i18n/get-translator";
 import { getServices } from "@/lib/runtime/services";

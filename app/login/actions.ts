@@ -1,7 +1,7 @@
 "use server";
 
 import { AuthError } from "next-auth";
-import { signIn } from "@/lib/auth/staff-session";
+import { signIn } from "@/lib/http/staff-session";
 
 export type LoginResult = { error: "invalid" } | undefined;
 

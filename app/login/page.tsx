@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { currentStaff } from "@/lib/auth/require-staff";
+import { currentStaff } from "@/lib/http/require-staff";
 import { getTranslator } from "@/lib/i18n/get-translator";
 import { LoginForm } from "@/components/auth/login-form";
 import { LanguageSwitch } from "@/components/layout/language-switch";

@@ -1,7 +1,7 @@
 "use server";
 
-import { signOut } from "@/lib/auth/staff-session";
-import { currentSessionId } from "@/lib/auth/require-staff";
+import { signOut } from "@/lib/http/staff-session";
+import { currentSessionId } from "@/lib/http/require-staff";
 import { revokeStaffSession } from "@/lib/auth/staff-sessions";
 import { getServices } from "@/lib/runtime/services";
 

@@ -1,7 +1,7 @@
 import { isAppError } from "@/lib/errors";
 import { getServices, type Services } from "@/lib/runtime/services";
 import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
-import { currentStaff } from "@/lib/auth/require-staff";
+import { currentStaff } from "@/lib/http/require-staff";
 import { can, type Permission } from "@/lib/auth/roles";
 
 export type ActionResult<T = undefined> = { ok: true; message: string; data?: T } | { ok: false; message: string; field?: string };

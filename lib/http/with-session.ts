@@ -1,5 +1,5 @@
 import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
-import { currentStaff } from "@/lib/auth/require-staff";
+import { currentStaff } from "@/lib/http/require-staff";
 import { can, type Permission } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
 import { withPublic } from "./with-api-auth";

@@ -3,7 +3,7 @@
 import { headers } from "next/headers";
 import { changeStaffPassword } from "@/lib/auth/change-staff-password";
 import { clientAddress } from "@/lib/config/client-address";
-import { currentStaff } from "@/lib/auth/require-staff";
+import { currentStaff } from "@/lib/http/require-staff";
 import type { ActionResult } from "@/lib/http/run-staff-action";
 import { isAppError } from "@/lib/errors";
 import { getServices } from "@/lib/runtime/services";

@@ -1,4 +1,4 @@
-import { requireStaff } from "@/lib/auth/require-staff";
+import { requireStaff } from "@/lib/http/require-staff";
 import { getTranslator } from "@/lib/i18n/get-translator";
 import { ChangePasswordForm } from "@/components/account/change-password-form";
 

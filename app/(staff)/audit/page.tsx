@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { z } from "zod";
-import { requireStaffPage } from "@/lib/auth/require-staff-page";
+import { requireStaffPage } from "@/lib/http/require-staff-page";
 import { getTranslator } from "@/lib/i18n/get-translator";
 import { getServices } from "@/lib/runtime/services";
 import { listAuditEvents } from "@/lib/audit/list-audit-events";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { requireStaffPage } from "@/lib/auth/require-staff-page";
+import { requireStaffPage } from "@/lib/http/require-staff-page";
 import { getTranslator } from "@/lib/i18n/get-translator";
 import { getServices } from "@/lib/runtime/services";
 import { listIdentityReviews } from "@/lib/identity-assurance/list-identity-reviews";

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { getServices } from "@/lib/runtime/services";
-import { requirePlatformAdmin } from "@/lib/auth/require-platform-admin";
+import { requirePlatformAdmin } from "@/lib/http/require-platform-admin";
 import { createOrganization } from "@/lib/organizations/create-organization";
 import { setOrganizationStatus } from "@/lib/organizations/set-organization-status";
 import { ZCreateOrganization, ZPrivateCallbacksSwitch } from "@/lib/organizations/schemas";

@@ -1,4 +1,4 @@
-import { requirePlatformAdmin } from "@/lib/auth/require-platform-admin";
+import { requirePlatformAdmin } from "@/lib/http/require-platform-admin";
 import { getServices } from "@/lib/runtime/services";
 import { listOrganizations } from "@/lib/organizations/list-organizations";
 import { CreateOrganizationForm } from "@/components/platform/create-organization-form";

@@ -1,4 +1,4 @@
-import { requireStaffPage } from "@/lib/auth/require-staff-page";
+import { requireStaffPage } from "@/lib/http/require-staff-page";
 import { getTranslator } from "@/lib/i18n/get-translator";
 import { getServices } from "@/lib/runtime/services";
 import { getOrganizationSettings } from "@/lib/organizations/get-organization-settings";

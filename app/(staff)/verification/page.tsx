@@ -1,4 +1,4 @@
-import { requireStaff } from "@/lib/auth/require-staff";
+import { requireStaff } from "@/lib/http/require-staff";
 import { getLocale } from "@/lib/i18n/get-translator";
 import { VerifyUploadForm } from "@/components/verification/verify-upload-form";
 

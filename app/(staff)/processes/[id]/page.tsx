@@ -1,5 +1,5 @@
 import { notFound } from "next/navigation";
-import { requireStaffPage } from "@/lib/auth/require-staff-page";
+import { requireStaffPage } from "@/lib/http/require-staff-page";
 import { can } from "@/lib/auth/roles";
 import { getTranslator } from "@/lib/i18n/get-translator";
 import { getServices } from "@/lib/runtime/services";

@@ -1,5 +1,5 @@
 import { NextRequest } from "next/server";
-import { handlers } from "@/lib/auth/staff-session";
+import { handlers } from "@/lib/http/staff-session";
 import { withPublic } from "@/lib/http/with-api-auth";
 import { MAX_TEXT_BODY_BYTES } from "@/lib/request-reading/parse-input";
 import { readRequestBytes } from "@/lib/request-reading/read-request-bytes";

@@ -2,11 +2,11 @@ import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { getServices } from "@/lib/runtime/services";
-import { recordStaffLogin } from "./record-staff-login";
-import { authenticateStaff } from "./authenticate-staff";
+import { recordStaffLogin } from "@/lib/auth/record-staff-login";
+import { authenticateStaff } from "@/lib/auth/authenticate-staff";
 import { clientAddress } from "@/lib/config/client-address";
-import { RateLimitedError } from "./throttle-logins";
-import { openStaffSession, revokeStaffSession } from "./staff-sessions";
+import { RateLimitedError } from "@/lib/auth/throttle-logins";
+import { openStaffSession, revokeStaffSession } from "@/lib/auth/staff-sessions";
 import { logError } from "@/lib/runtime/log";
 
 const ZLogin = z.object({ email: z.string().trim().min(1), password: z.string().min(1) });

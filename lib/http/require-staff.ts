@@ -1,9 +1,9 @@
 import { redirect } from "next/navigation";
 import { getServices } from "@/lib/runtime/services";
 import { auth } from "./staff-session";
-import { loadStaffIdentity, type StaffIdentity } from "./authenticate-staff";
-import { isStaffSessionLive } from "./staff-sessions";
-import { can, type Permission } from "./roles";
+import { loadStaffIdentity, type StaffIdentity } from "@/lib/auth/authenticate-staff";
+import { isStaffSessionLive } from "@/lib/auth/staff-sessions";
+import { can, type Permission } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
 
 /**

@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
-import type { StaffIdentity } from "./authenticate-staff";
+import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
 import { requireStaff } from "./require-staff";
-import { can, type Permission } from "./roles";
+import { can, type Permission } from "@/lib/auth/roles";
 
 /** A dashboard page that needs a permission: staff without it land on /forbidden, whatever URL they typed. */
 export async function requireStaffPage(permission: Permission): Promise<StaffIdentity> {
