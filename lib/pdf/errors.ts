@@ -56,3 +56,9 @@ export function tooComplex(reason: string): PdfError {
 export function numberingBeyondLimit(reason: string): PdfError {
   return new PdfError("PDF_TOO_COMPLEX", { reason, repairable: true });
 }
+
+/** Whether `error` is a PdfError (of `code`): by name too, since an error back from a worker pool is built by the bundle that made the pool. */
+export function isPdfError(error: unknown, code?: PdfErrorCode): error is PdfError {
+  const pdf = error instanceof PdfError || (error instanceof Error && error.name === "PdfError" && "code" in error);
+  return pdf && (code === undefined || (error as PdfError).code === code);
+}

@@ -28,5 +28,7 @@ export class PkiError extends Error {
 }
 
 export function isPkiError(error: unknown, code?: PkiErrorCode): error is PkiError {
-  return error instanceof PkiError && (code === undefined || error.code === code);
+  // by name too: an error back from a worker pool is built by the bundle that made the pool (instrumentation's)
+  const pki = error instanceof PkiError || (error instanceof Error && error.name === "PkiError" && "code" in error);
+  return pki && (code === undefined || (error as PkiError).code === code);
 }

@@ -21,5 +21,7 @@ export class TsaError extends Error {
 }
 
 export function isTsaError(error: unknown, code?: TsaErrorCode): error is TsaError {
-  return error instanceof TsaError && (code === undefined || error.code === code);
+  // by name too: an error back from a worker pool is built by the bundle that made the pool (instrumentation's)
+  const tsa = error instanceof TsaError || (error instanceof Error && error.name === "TsaError" && "code" in error);
+  return tsa && (code === undefined || (error as TsaError).code === code);
 }

@@ -3,7 +3,7 @@ import type { AppConfig } from "@/lib/config";
 import { getCaCertificates } from "@/lib/certificates/get-ca-certificates";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { AppError } from "@/lib/errors";
-import { PdfError } from "@/lib/pdf/errors";
+import { isPdfError } from "@/lib/pdf/errors";
 import type { TaskRunner } from "@/lib/runtime/cpu-pool";
 import type { VerificationTasks } from "./verification-tasks";
 import type { VerificationReport } from "./verify-pdf-signatures";
@@ -19,7 +19,7 @@ export async function verifyUploadedPdf(bytes: Uint8Array, { db, config, pools }
     // public lane leaves signing a worker and its own queue however many visitors verify at once
     return await pools.cpu.run("verify-pdf", { bytes, anchorsDer: [...caDer, ...config.trustAnchorsDer] }, {}, [], { lane: "public" });
   } catch (error) {
-    if (!(error instanceof PdfError)) throw error;
+    if (!isPdfError(error)) throw error;
     throw new AppError(error.code === "ENCRYPTED_PDF" ? "ENCRYPTED_PDF" : "INVALID_PDF", error.message, "file");
   }
 }
