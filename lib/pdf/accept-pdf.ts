@@ -17,12 +17,26 @@ export async function acceptPdf(bytes: Uint8Array, deps: { repair: (bytes: Uint8
   } catch (error) {
     if (!(error instanceof PdfError) || !(error.code === "INVALID_PDF" || error.details?.repairable)) throw error;
     const repaired = await deps.repair(bytes).catch((repairError: unknown) => {
-      // a file we cannot rebuild is reported with its original reason, unless repair found a better one
-      throw repairError instanceof PdfError && repairError.code !== "INVALID_PDF" ? repairError : error;
+      // a file we cannot rebuild is reported with its original reason, unless repair found a better
+      // one: another refusal, or the object that is beyond repair
+      throw repairError instanceof PdfError && (repairError.code !== "INVALID_PDF" || repairError.details?.object) ? repairError : error;
     });
     return { bytes: repaired, inspection: inspectPdf(repaired), repaired: true };
   }
-  if (inspection.signatureCount > 0 || !findCorruptObject(bytes)) return { bytes, inspection, repaired: false };
+  if (inspection.signatureCount > 0) return { bytes, inspection, repaired: false };
+  let corrupt: string | undefined;
+  try {
+    corrupt = findCorruptObject(bytes);
+  } catch (error) {
+    // the strict reader reads lazily: a garbled xref entry shows only when every entry is listed, and
+    // then the file is damaged like any other the strict reader refuses
+    if (!(error instanceof PdfError) || error.code !== "INVALID_PDF") throw error;
+    const repaired = await deps.repair(bytes).catch((repairError: unknown) => {
+      throw repairError instanceof PdfError && (repairError.code !== "INVALID_PDF" || repairError.details?.object) ? repairError : error;
+    });
+    return { bytes: repaired, inspection: inspectPdf(repaired), repaired: true };
+  }
+  if (!corrupt) return { bytes, inspection, repaired: false };
   // best effort: a file the strict reader opens stays acceptable as it is when the rebuild is refused
   const rebuilt = await deps.repair(bytes).catch(() => undefined);
   return rebuilt ? { bytes: rebuilt, inspection: inspectPdf(rebuilt), repaired: true } : { bytes, inspection, repaired: false };

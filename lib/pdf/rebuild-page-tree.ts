@@ -10,10 +10,9 @@ const LETTER = [0, 0, 612, 792];
  * Readers (pdf.js, MuPDF, qpdf's page scan) open a file whose catalog or page tree is damaged by
  * collecting the page objects themselves. This does the same on a loaded context when the trailer's
  * catalog does not lead to a page tree whose every node is a usable dictionary: the pages (`/Type
- * /Page`, in object order) become the kids of one new page tree under the catalog (a new catalog when
- * the trailer's is unusable). Returns what was rebuilt, or undefined when the tree was sound. Throws
- * INVALID_PDF naming the broken object when the file holds no page object at all: nothing is left to
- * sign.
+ * /Page`, in object order) become the kids of one new page tree under the catalog (found by its /Type
+ * when the trailer lost it). Returns what was rebuilt, or undefined when the tree was sound. Throws
+ * INVALID_PDF naming the broken object when no catalog or no page object is left: nothing to sign.
  */
 export function rebuildPageTree(context: PDFContext): string | undefined {
   const root = context.trailerInfo.Root;
@@ -22,14 +21,16 @@ export function rebuildPageTree(context: PDFContext): string | undefined {
   if (found) context.trailerInfo.Root = found[0];
   const catalog = dictAt(context, context.trailerInfo.Root);
   const pagesRef = catalog?.get(PDFName.of("Pages"));
-  const broken = !catalog ? `catalog ${describe(context.trailerInfo.Root)}` : brokenNode(context, pagesRef);
+  // without a catalog there is no document to sign: qpdf and pdf.js give up there too
+  if (!catalog) throw beyondRepair(`catalog ${describe(context.trailerInfo.Root)}`, "no object is a /Type /Catalog");
+  const broken = brokenNode(context, pagesRef);
   if (!broken) return undefined;
 
   const pages = context
     .enumerateIndirectObjects()
     .filter(([, object]) => object instanceof PDFDict && object.get(PDFName.of("Type")) === PDFName.of("Page"))
     .sort(([a], [b]) => a.objectNumber - b.objectNumber) as Array<[PDFRef, PDFDict]>;
-  if (pages.length === 0) throw new PdfError("INVALID_PDF", { reason: `${broken} is beyond repair and no page object is left to rebuild the page tree from` });
+  if (pages.length === 0) throw beyondRepair(broken, "no page object is left to rebuild the page tree from");
 
   const tree = context.obj({ Type: "Pages", Kids: pages.map(([ref]) => ref), Count: pages.length });
   const treeRef = context.register(tree);
@@ -41,8 +42,7 @@ export function rebuildPageTree(context: PDFContext): string | undefined {
     if (!(resolve(context, page.get(PDFName.of("MediaBox"))) instanceof PDFArray)) page.set(PDFName.of("MediaBox"), context.obj(LETTER));
     page.set(PDFName.of("Parent"), treeRef);
   }
-  if (catalog) catalog.set(PDFName.of("Pages"), treeRef);
-  else context.trailerInfo.Root = context.register(context.obj({ Type: "Catalog", Pages: treeRef }));
+  catalog.set(PDFName.of("Pages"), treeRef);
   return `${broken} rebuilt from ${pages.length} page object(s)`;
 }
 
@@ -74,6 +74,10 @@ function inheritedFrom(context: PDFContext, page: PDFDict, key: string) {
     parent = dictAt(context, parent.get(PDFName.of("Parent")));
   }
   return undefined;
+}
+
+function beyondRepair(object: string, why: string): PdfError {
+  return new PdfError("INVALID_PDF", { reason: `${object} is beyond repair: ${why}`, object });
 }
 
 // pdf-lib's lookupMaybe throws on a type mismatch; in a damaged file that is the expected case
