@@ -13,7 +13,11 @@ export function findCorruptObject(bytes: Uint8Array): string | undefined {
   const pdf = openLazyPdf(bytes);
   const checked = new Set<number>();
   // the objects the xref lists (not 1../Size: a /Size of millions over a tiny table costs nothing here)
-  for (const section of pdf.sections.flatMap((s) => (s.hybrid ? [s, s.hybrid] : [s]))) {
+  const sections = pdf.sections.flatMap((s) => (s.hybrid ? [s, s.hybrid] : [s]));
+  // qpdf accepts such a table with a warning, and the signed output would carry it on
+  const irregular = sections.find((section) => section.irregularEntries);
+  if (irregular) return `xref table at ${irregular.offset}: entries are not 20 bytes each`;
+  for (const section of sections) {
     for (const [num] of section.entries()) {
       if (checked.has(num) || num === 0) continue;
       // beyond this many objects the check stops; the strict reader's refusals still apply

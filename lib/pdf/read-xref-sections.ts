@@ -24,6 +24,8 @@ export interface XrefSection {
   hybrid?: XrefSection;
   /** Where the file said the section was, when a tolerant read found it a few bytes away. */
   statedOffset?: number;
+  /** A table whose entries are not all 20 bytes (a byte lost or added): readers accept it with a warning. */
+  irregularEntries?: boolean;
 }
 
 interface TableSubsection {
@@ -97,6 +99,7 @@ function parseTableSection(bytes: Uint8Array, context: PDFContext, offset: numbe
     kind: "table",
     offset,
     trailer,
+    irregularEntries: subsections.some((sub) => sub.parsed !== undefined),
     lookup(num) {
       // later subsections win when a broken writer repeats an object
       for (let i = subsections.length - 1; i >= 0; i--) {

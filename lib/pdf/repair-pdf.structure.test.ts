@@ -48,6 +48,8 @@ function write(name: string, bytes: Uint8Array): string {
 const cases: Array<[string, Array<[string, string]>]> = [
   ["junk where startxref's offset belongs", [["startxref\n31554", "startxref\nx1554"]]],
   ["a garbled xref table entry", [["0000019721 00000 n", "00000197z1 00000 n"]]],
+  // the strict reader reads such a table tolerantly; signing on top would carry qpdf's warning on
+  ["an xref table entry with a digit lost", [["0000019721 00000 n", "000019721 00000 n"]]],
   ["a stray token in the trailer and junk for startxref's offset", [["/Info 21 0 R\n", "/Info 21 0 R\n{"], ["startxref\n31554", "startxref\nx1554"]]],
   ["a page tree node that does not parse", [["<</Type/Pages", "<=/Type/Pages"]]],
 ];
