@@ -52,6 +52,8 @@ const cases: Array<[string, Array<[string, string]>]> = [
   ["an xref table entry with a digit lost", [["0000019721 00000 n", "000019721 00000 n"]]],
   ["a stray token in the trailer and junk for startxref's offset", [["/Info 21 0 R\n", "/Info 21 0 R\n{"], ["startxref\n31554", "startxref\nx1554"]]],
   ["a page tree node that does not parse", [["<</Type/Pages", "<=/Type/Pages"]]],
+  // a flipped byte in one token: read as qpdf reads it, that token as null, the catalog kept
+  ["a catalog with one garbled token", [["/XYZ null null 0]", "/XYZ nul\xec null 0]"]]],
 ];
 
 describe("repairs readers make, and the signed output", () => {

@@ -3,6 +3,7 @@ import { PdfError } from "@/lib/pdf/errors";
 import { inspectPdf } from "@/lib/pdf/inspect-pdf";
 import { rebuildObjectGraph } from "@/lib/pdf/rebuild-object-graph";
 import { rebuildPageTree } from "@/lib/pdf/rebuild-page-tree";
+import { salvageObjects } from "@/lib/pdf/salvage-objects";
 
 // Tokens every signature dictionary carries; in a damaged file we cannot trust the form to list them.
 const SIGNATURE_MARKERS = ["/ByteRange", "/adbe.pkcs7", "/ETSI.CAdES", "/ETSI.RFC3161"];
@@ -36,6 +37,7 @@ export async function repairPdf(bytes: Uint8Array): Promise<Uint8Array> {
   if (document.isEncrypted) throw new PdfError("ENCRYPTED_PDF");
   let repaired: Uint8Array;
   try {
+    salvageObjects(document.context);
     rebuildPageTree(document.context);
     const { context } = rebuildObjectGraph(document.context);
     repaired = await PDFWriter.forContext(context, Infinity).serializeToBuffer();
