@@ -1,6 +1,6 @@
 // `npm run bench:api`: latency, throughput, server CPU per request and the per-stage breakdown of
 // the stamp API on the real built server. Prints figures; asserts nothing about speed. It exits
-// non-zero only when a request fails or a sampled output fails /work/shared/tools/validate-pdf.
+// non-zero only when a request fails or a sampled output fails test/validators/validate-pdf.mjs.
 // Build first (`npx next build`); the server gets a fresh DATA_DIR. On PostgreSQL:
 // `npx tsx bench/on-postgres.ts bench/api.ts`. `--large` adds the ~50 MB signPDF over HTTP (`--large-only`: that alone);
 // `--time-stamps` measures only /api/health, signTimeStamp and /api/tsa (a quick run for the TSA path).

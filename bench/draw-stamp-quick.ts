@@ -5,11 +5,12 @@ import type { StampData } from "@/lib/stamp/build-stamp-content";
 import { sampleSigner } from "@/lib/stamp/test-support/sample-signer";
 import { drawStamp } from "@/lib/stamp/draw-stamp";
 import { readStampImage } from "@/lib/stamp/read-stamp-image";
+import { fixturePath } from "@/test/fixtures-dir";
 
 const data: StampData = sampleSigner;
 
 async function main() {
-  const image = readStampImage(readFileSync("/work/shared/fixtures/images/portrait-413x531.jpg"), "portrait-413x531.jpg");
+  const image = readStampImage(readFileSync(fixturePath("images/portrait-413x531.jpg")), "portrait-413x531.jpg");
   // every stamp has its own signer, token and time, as in production
   let count = 0;
   const once = async () => {

@@ -11,8 +11,9 @@ import { DEFAULT_FACE_MATCH_THRESHOLD } from "@/lib/faces/match-faces";
 import { encodeFrame, frameOf, makeFaceScene, type FaceScene, type Motion } from "@/lib/faces/testing/make-face-frames";
 import { judgeFacialTry } from "@/lib/signers/judge-facial-try";
 import { LIVENESS_CHALLENGES, type LivenessChallenge } from "@/lib/faces/assess-liveness";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FACES = "/work/shared/fixtures/faces";
+const FACES = fixturePath("faces");
 const read = (file: string) => new Uint8Array(fs.readFileSync(`${FACES}/${file}`));
 
 // every single-face photo, by identity; the first "reference" of an identity is its ID/registry portrait

@@ -8,8 +8,9 @@ import { analyzeFace } from "@/lib/faces/analyze-face";
 import { CHALLENGE_THRESHOLDS, poseChange, type PoseChange } from "@/lib/faces/measure-challenge";
 import { encodeFrame, frameOf, makeFaceScene, type Motion } from "@/lib/faces/testing/make-face-frames";
 import { rotateMesh } from "@/lib/faces/testing/rotate-face";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FACES = "/work/shared/fixtures/faces";
+const FACES = fixturePath("faces");
 const PHOTOS = [
   ...["a1-official-portrait-2012", "a2-speech-podium", "a3-white-house-event", "a4-press-briefing-landscape"].map((f) => `person-a-obama/${f}.jpg`),
   ...["b1-official-portrait-2013", "b2-white-house-event"].map((f) => `person-b-biden/${f}.jpg`),

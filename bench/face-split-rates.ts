@@ -9,8 +9,9 @@ import { analyzeFace } from "@/lib/faces/analyze-face";
 import { clopperPearson, describeRate } from "@/lib/faces/clopper-pearson";
 import { cosineSimilarity } from "@/lib/faces/cosine-similarity";
 import { DEFAULT_FACE_MATCH_THRESHOLD } from "@/lib/faces/match-faces";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FACES = "/work/shared/fixtures/faces";
+const FACES = fixturePath("faces");
 // the single-face fixtures of bench/face-error-rates.ts, by identity (a/b: several photos of one person; d: one each)
 const PHOTOS: Record<string, string[]> = {
   A: ["a1-official-portrait-2012", "a1-id-portrait-413x531", "a2-speech-podium", "a2-selfie-like-480x640", "a3-white-house-event", "a3-selfie-like-480x640", "a4-press-briefing-landscape", "a4-selfie-like-480x640"].map((f) => `person-a-obama/${f}.jpg`),

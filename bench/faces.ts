@@ -10,8 +10,9 @@ import { loadFaceEngine } from "@/lib/faces/load-face-engine";
 import { cosineSimilarity } from "@/lib/faces/cosine-similarity";
 import { DEFAULT_FACE_MATCH_THRESHOLD, matchFaces } from "@/lib/faces/match-faces";
 import { readY4mFrames } from "@/lib/faces/testing/read-y4m-frames";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FACES = "/work/shared/fixtures/faces";
+const FACES = fixturePath("faces");
 const PORTRAITS = [
   "person-a-obama/a1-official-portrait-2012.jpg",
   "person-a-obama/a1-id-portrait-413x531.jpg",

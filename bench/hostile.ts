@@ -12,9 +12,10 @@ import { damagePdf } from "../lib/pdf/test-support/damage-pdf";
 import { healthDuring, quantile, serverRssMb } from "../e2e/fixtures/server-load";
 import { startTestServer, type TestServer } from "../e2e/fixtures/start-test-server";
 import { StampApiClient } from "../e2e/fixtures/stamp-api-client";
+import { fixturePath } from "@/test/fixtures-dir";
 
 const OUT = path.join(__dirname, "out");
-const FIXTURES = "/work/shared/fixtures/pdfs/valid";
+const FIXTURES = fixturePath("pdfs/valid");
 
 function cachedQpdf(name: string, args: (tmp: string) => string[]): string {
   const target = path.join(OUT, name);

@@ -3,9 +3,10 @@
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
+import { fixturePath } from "@/test/fixtures-dir";
 
 const OUT = path.resolve(__dirname, "out");
-const SOURCE = "/work/shared/fixtures/pdfs/valid/classic-xref-pdftex-tracemonkey.pdf";
+const SOURCE = fixturePath("pdfs/valid/classic-xref-pdftex-tracemonkey.pdf");
 
 export function ensureLargeInput(): string {
   const file = path.join(OUT, "input-50mb.pdf");

@@ -14,6 +14,7 @@ import { finishLongTermValidation } from "@/lib/pdf/add-document-timestamp";
 import { readSignedData } from "@/lib/pki/read-signed-data";
 import { readCertificate } from "@/lib/pki/check-pki-signatures";
 import { readTstInfo } from "@/lib/tsa/read-tst-info";
+import { fixturePath } from "@/test/fixtures-dir";
 
 async function main() {
   const pki = await createPkiHierarchy({ environment: "quality", crlBaseUrl: "https://crl.example.test" });
@@ -22,7 +23,7 @@ async function main() {
   const now = new Date();
   const window = { revoked: [], crlNumber: 1n, thisUpdate: now, nextUpdate: new Date(now.getTime() + 3_600_000) };
   const validation = { certificates: [agent.certificateDer, pki.issuing.certificateDer, pki.root.certificateDer, pki.tsa.certificateDer], crls: [await buildCrl(pki.issuing, window), await buildCrl(pki.root, window)], anchorsDer: [pki.root.certificateDer] };
-  const pdf = new Uint8Array(readFileSync("/work/shared/fixtures/pdfs/valid/libreoffice70-tiny.pdf"));
+  const pdf = new Uint8Array(readFileSync(fixturePath("pdfs/valid/libreoffice70-tiny.pdf")));
   const timestamp = (digest: Uint8Array) => createTimeStampToken({ digest, hashAlgorithm: "SHA-256", tsa: { ...pki.tsa, chainDer: [pki.issuing.certificateDer] }, serialNumber: 1n, policyOid: "1.3.6.1.4.1.99999.1.1", includeCertificates: false });
   const fields = ZSignPdfFields.parse({ names: "José", last_names: "Pérez", person_id: "12345678" });
   const produced = await produceStampedPdf(pdf, undefined, fields, { placement: null }, { signer, timeStamper: timestamp, finish: (signed) => finishLongTermValidation(signed, validation), txToken: "ABCDEFGHIJ0123456789", environment: "quality", verifyUrl: "https://example.test/v", signedAt: new Date() });

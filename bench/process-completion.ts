@@ -5,7 +5,7 @@
 // in the figure. Two signers per process; only the second (last) signature is timed. Prints p50/p95
 // and the median Server-Timing stages of the timed requests; asserts nothing about speed. It exits
 // non-zero when a request fails, a callback never arrives or a sampled output fails
-// ../shared/tools/validate-pdf. Build first (`npx next build`). On PostgreSQL:
+// test/validators/validate-pdf.mjs. Build first (`npx next build`). On PostgreSQL:
 // `npx tsx bench/on-postgres.ts bench/process-completion.ts`. `--processes N` (default 20).
 // `--profile`: the server runs under --cpu-prof (every thread, the whole run: creation, first and
 // last signers) and the heaviest functions of each thread are printed after the figures.

@@ -16,8 +16,10 @@ import { signPdf } from "../lib/pdf/sign-pdf";
 import { createTestPki } from "../lib/pdf/test-support/create-test-pki";
 import { damagePdf, damages } from "../lib/pdf/test-support/damage-pdf";
 import { makeDamagedPdf } from "../lib/pdf/test-support/make-damaged-pdf";
+import { fixturePath } from "@/test/fixtures-dir";
+import { VALIDATE_PDF } from "@/test/validators/commands";
 
-const PDFS = "/work/shared/fixtures/pdfs";
+const PDFS = fixturePath("pdfs");
 const SKIP = /^(gen-flate-bomb|gen-image-bomb|ossfuzz-99999d)/;
 
 function qpdfStatus(file: string): number {
@@ -71,7 +73,7 @@ async function main() {
       const output = await finishLongTermValidation(signed, { certificates: [pki.caDer, pki.signerCertDer, pki.tsaCertDer], crls: [pki.crlDer] });
       const file = path.join(dir, `out-${index}.pdf`);
       writeFileSync(file, output);
-      const result = spawnSync("/work/shared/tools/validate-pdf", [file, "--ca", pki.caPemPath], { encoding: "utf8", timeout: 180_000 });
+      const result = spawnSync(VALIDATE_PDF, [file, "--ca", pki.caPemPath], { encoding: "utf8", timeout: 180_000 });
       const text = `${result.stdout}${result.stderr}`;
       const outQpdf = qpdfStatus(file);
       if (result.status === 0) {

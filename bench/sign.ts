@@ -14,6 +14,8 @@ import { createHash, createPrivateKey } from "node:crypto";
 import { cpus, loadavg } from "node:os";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { fixturePath } from "@/test/fixtures-dir";
+import { VALIDATE_PDF } from "@/test/validators/commands";
 
 // ---------------------------------------------------------------------------------------------
 // shared definitions
@@ -22,8 +24,7 @@ const ROOT = path.resolve(__dirname, "..");
 const OUT = path.join(ROOT, "bench", "out");
 const PKI_DIR = path.join(OUT, "pki");
 const SIGNED_DIR = path.join(OUT, "signed");
-const FIXTURES = "/work/shared/fixtures/pdfs/valid";
-const VALIDATE_PDF = "/work/shared/tools/validate-pdf";
+const FIXTURES = fixturePath("pdfs/valid");
 const P12_PASSPHRASE = "bench";
 
 type InputId = "1p" | "100p" | "50mb";

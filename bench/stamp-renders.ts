@@ -9,6 +9,7 @@ import { buildStampContent } from "@/lib/stamp/build-stamp-content";
 import { drawStamp } from "@/lib/stamp/draw-stamp";
 import { readStampImage } from "@/lib/stamp/read-stamp-image";
 import { renderStamp } from "@/lib/stamp/test-support/render-stamp";
+import { fixturePath } from "@/test/fixtures-dir";
 
 const signer: StampData = sampleSigner;
 
@@ -16,7 +17,7 @@ async function main() {
   const dir = process.argv[2];
   if (!dir) throw new Error("usage: bench/stamp-renders.ts DIR");
   mkdirSync(dir, { recursive: true });
-  const image = readStampImage(readFileSync("/work/shared/fixtures/images/portrait-413x531.jpg"), "portrait-413x531.jpg");
+  const image = readStampImage(readFileSync(fixturePath("images/portrait-413x531.jpg")), "portrait-413x531.jpg");
   const cases: Record<string, Parameters<typeof drawStamp>[0]> = {
     "image-qr-1": { data: signer, image, qr: { text: buildStampContent(signer, { type: "auto" }).qrText! }, size: 1 },
     "image-qr-2": { data: signer, image, qr: { text: buildStampContent(signer, { type: "auto" }).qrText! }, size: 2 },

@@ -3,9 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SHARED_DIR } from "../fixtures/shared-dir";
 import { StampApiClient } from "../fixtures/stamp-api-client";
 import { ADMIN_API_SECRET, ADMIN_EMAIL, ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
+import { fixturePath } from "../../test/fixtures-dir";
 
 let server: TestServer;
 let large: TestServer;
@@ -19,7 +19,7 @@ afterAll(async () => {
 /** A ~20 MB PDF: qpdf joins 20 distinct copies of a 1 MB fixture. */
 function twentyMegabytePdf(): Uint8Array {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-20mb-"));
-  const source = path.join(SHARED_DIR, "fixtures/pdfs/valid/classic-xref-pdftex-tracemonkey.pdf");
+  const source = fixturePath("pdfs/valid/classic-xref-pdftex-tracemonkey.pdf");
   const pages: string[] = [];
   for (let i = 0; i < 20; i++) {
     fs.copyFileSync(source, path.join(dir, `c${i}.pdf`));

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCallbackCollector, type CallbackCollector } from "../fixtures/callback-collector";
 import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
@@ -12,8 +11,8 @@ import { callServerAction } from "../fixtures/server-action";
 import { firstSignatureCertificatesText, validatePdf } from "../fixtures/independent-validators";
 import { login, processApi, signer, waitFor, type ProcessApi } from "../fixtures/process-api-client";
 import { posesOf, type Pose } from "../fixtures/scripted-camera";
-import { SHARED_DIR } from "../fixtures/shared-dir";
 import { signerHttp } from "../fixtures/signer-http-flow";
+import { fixturePath } from "../../test/fixtures-dir";
 
 /**
  * The facial try over HTTP, without a registry photo: the ID document must be a current, non-sample
@@ -242,7 +241,7 @@ describe("the ID document as the face reference", () => {
     const cases: [string, Uint8Array, string][] = [
       ["a card with another number", photographCard({ portrait: CARD_PORTRAIT, docNumber: String(Number(person.doc_id) + 1), unmarked: true }), "id_document_wrong_number"],
       ["an expired card", photographCard({ portrait: CARD_PORTRAIT, docNumber: person.doc_id, unmarked: true, expiry: "200101" }), "id_document_expired"],
-      ["a selfie as the ID document", new Uint8Array(fs.readFileSync(path.join(SHARED_DIR, "fixtures/faces/person-a-obama/a2-selfie-like-480x640.jpg"))), "id_document_not_a_card"],
+      ["a selfie as the ID document", new Uint8Array(fs.readFileSync(fixturePath("faces/person-a-obama/a2-selfie-like-480x640.jpg"))), "id_document_not_a_card"],
     ];
     for (const [name, idDocument, reason] of cases) {
       // each upload spends its ticket, whatever the outcome: every try starts with a new one

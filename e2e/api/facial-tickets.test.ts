@@ -1,11 +1,10 @@
 import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_API_SECRET } from "../fixtures/start-test-server";
 import { startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { login, processApi, signer } from "../fixtures/process-api-client";
-import { SHARED_DIR } from "../fixtures/shared-dir";
 import { signerHttp } from "../fixtures/signer-http-flow";
+import { fixturePath } from "../../test/fixtures-dir";
 
 /**
  * Ticket hygiene over HTTP: a facial ticket is spent by the first frames upload that carries it,
@@ -13,7 +12,7 @@ import { signerHttp } from "../fixtures/signer-http-flow";
  * The uncounted retry used here is the cheapest one the server knows (no ID photo sent where one
  * is needed): it is refused before any face model runs, so these tests cost no face analysis.
  */
-const face = new Uint8Array(fs.readFileSync(path.join(SHARED_DIR, "fixtures/faces/person-a-obama/a2-selfie-like-480x640.jpg")));
+const face = new Uint8Array(fs.readFileSync(fixturePath("faces/person-a-obama/a2-selfie-like-480x640.jpg")));
 const frames = Array<Uint8Array>(7).fill(face);
 
 async function identifiedSigner(seeded: SeededServer) {

@@ -1,10 +1,9 @@
 import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
-import { SHARED_DIR } from "../fixtures/shared-dir";
 import { SECRET, startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { login, processApi, signer, type ProcessApi } from "../fixtures/process-api-client";
+import { fixturePath } from "../../test/fixtures-dir";
 
 let seeded: SeededServer;
 let api: ProcessApi;
@@ -48,7 +47,7 @@ describe("ID-number and facial checks are atomic under parallel requests (PGlite
     const session = await fetch(`${seeded.server.baseUrl}/api/signer/${token}/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ nat: "PER", docId: person.doc_id }) });
     expect(session.status).toBe(200);
     const cookie = session.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-    const face = fs.readFileSync(path.join(SHARED_DIR, "fixtures/faces/person-a-obama/a2-selfie-like-480x640.jpg"));
+    const face = fs.readFileSync(fixturePath("faces/person-a-obama/a2-selfie-like-480x640.jpg"));
     // no registry photo: the reference is the portrait of a made-up ID card (no ESPECIMEN mark, which is refused) bearing the signer's number
     const card = photographCard({ portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: person.doc_id, unmarked: true });
     // a ticket works once and a signer gets 6 per 10 minutes: one ticket per try, all of them

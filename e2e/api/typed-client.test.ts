@@ -1,16 +1,15 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import path from "node:path";
 import { selfieLinkUrl } from "@/lib/processes/selfie-link";
 import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
-import { SHARED_DIR } from "../fixtures/shared-dir";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ADMIN_API_SECRET } from "../fixtures/start-test-server";
 import { SECRET, TEST_SECRET_KEY, startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { login, processApi, signer, waitFor, type ProcessApi } from "../fixtures/process-api-client";
 import { signerHttp } from "../fixtures/signer-http-flow";
+import { fixturePath } from "../../test/fixtures-dir";
 
 /**
  * A client as strict as one written in Go or .NET from the seed documents: every object closed
@@ -172,7 +171,7 @@ describe("sign_data.facial.selfie is a signed, expiring link to the decrypted se
     const { id, msg: link } = await (await admin.create({ signers: [person], description: "selfie" })).json();
     const flow = signerHttp(base, link);
     expect((await flow.identify(person.doc_id)).status).toBe(200);
-    const face = new Uint8Array(fs.readFileSync(path.join(SHARED_DIR, "fixtures/faces/person-a-obama/a2-selfie-like-480x640.jpg")));
+    const face = new Uint8Array(fs.readFileSync(fixturePath("faces/person-a-obama/a2-selfie-like-480x640.jpg")));
     const card = photographCard({ portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: person.doc_id, unmarked: true });
     // identical frames: a judged try that fails liveness, recorded with its selfie
     const { ticket } = await flow.startFacialTry();

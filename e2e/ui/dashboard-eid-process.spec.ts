@@ -9,6 +9,7 @@ import { setPrivateTargets } from "../fixtures/private-targets";
 import { NewProcessPage } from "../pages/new-process-page";
 import { ProcessDetailPage } from "../pages/process-detail-page";
 import { SignerPage } from "../pages/signer-page";
+import { fixturePath } from "../../test/fixtures-dir";
 
 // Staff choose "Identidad digital (eID)" per signer in the dashboard's new-process form (issue 25):
 // offered only while the organization has an OpenID Connect provider, explained otherwise, and one
@@ -17,7 +18,7 @@ test.describe.configure({ mode: "serial" });
 
 let op: OidcTestProvider;
 const PROVIDER_NAME = "Identidad Digital del Panel";
-const CONTRACT = () => fs.readFileSync("/work/shared/fixtures/pdfs/valid/libreoffice70-tiny.pdf");
+const CONTRACT = () => fs.readFileSync(fixturePath("pdfs/valid/libreoffice70-tiny.pdf"));
 
 test.beforeAll(async ({ baseURL }) => {
   op = await startOidcTestProvider({ redirectUri: `${baseURL}/ui/signature_processes/eid/callback` });

@@ -4,8 +4,9 @@ import { signer } from "../fixtures/process-api-client";
 import { ProcessesPage } from "../pages/processes-page";
 import { ProcessDetailPage } from "../pages/process-detail-page";
 import { NewProcessPage } from "../pages/new-process-page";
+import { fixturePath } from "../../test/fixtures-dir";
 
-const fixture = (name: string) => fs.readFileSync(`/work/shared/fixtures/pdfs/valid/${name}`);
+const fixture = (name: string) => fs.readFileSync(fixturePath("pdfs/valid", name));
 
 test("staff create a process with two signers and two files", async ({ adminPage: page, api }) => {
   const label = unique("alta");

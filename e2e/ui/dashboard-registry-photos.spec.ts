@@ -1,16 +1,15 @@
-import path from "node:path";
 import type { Browser } from "@playwright/test";
 import { test, expect, unique, screenshotBoth, signInAs, ADMIN, ORG } from "../fixtures/dashboard";
 import { login, signer } from "../fixtures/process-api-client";
-import { SHARED_DIR } from "../fixtures/shared-dir";
 import { facePhoto, uploadRegistryPhoto } from "../fixtures/signer-documents";
 import { CertificatesPage } from "../pages/certificates-page";
 import { OrganizationPage } from "../pages/organization-page";
+import { fixturePath } from "../../test/fixtures-dir";
 
 const PORTRAIT = facePhoto("person-a-obama/a1-id-portrait-413x531.jpg");
 const OTHER_PORTRAIT = facePhoto("person-b-biden/b1-id-portrait-413x531.jpg");
 const NO_FACE = facePhoto("no-face/no-face-chandelier-480x640.jpg");
-const GIF = path.join(SHARED_DIR, "fixtures/images/unsupported-portrait.gif");
+const GIF = fixturePath("images/unsupported-portrait.gif");
 
 /** A PER person nobody else in this run uses. */
 const person = () => ({ nat: "PER", doc_id: String(signer().doc_id) });

@@ -4,12 +4,12 @@ import path from "node:path";
 import { PNG } from "pngjs";
 import { ADMIN, test, expect, screenshotBoth } from "../fixtures/dashboard";
 import { StampPage } from "../pages/stamp-page";
-import { SHARED_DIR } from "../fixtures/shared-dir";
 import { tempFile, validatePdf } from "../fixtures/independent-validators";
+import { fixturePath } from "../../test/fixtures-dir";
 
-const CONTRACT = path.join(SHARED_DIR, "fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf");
-const ROTATED = path.join(SHARED_DIR, "fixtures/pdfs/valid/rotate90-all-pages.pdf");
-const PORTRAIT = path.join(SHARED_DIR, "fixtures/images/portrait-413x531.jpg");
+const CONTRACT = fixturePath("pdfs/valid/libreoffice74-contrato-a4.pdf");
+const ROTATED = fixturePath("pdfs/valid/rotate90-all-pages.pdf");
+const PORTRAIT = fixturePath("images/portrait-413x531.jpg");
 // size 1 with an image and no QR (stampDimensions(1, true, false))
 const STAMP = { width: 250, height: 128 };
 

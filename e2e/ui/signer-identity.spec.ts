@@ -1,13 +1,12 @@
 import fs from "node:fs";
-import path from "node:path";
 import { expect, test, type Browser } from "@playwright/test";
 import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
 import { ADMIN_EMAIL, ADMIN_API_SECRET, ORG_DOMAIN } from "../fixtures/start-test-server";
 import { login, processApi, signer, type ProcessApi } from "../fixtures/process-api-client";
 import { PHONE, DESKTOP } from "../fixtures/camera-browser";
 import { posesOf, useScriptedCamera, type Performer } from "../fixtures/scripted-camera";
-import { SHARED_DIR } from "../fixtures/shared-dir";
 import { SignerPage } from "../pages/signer-page";
+import { fixturePath } from "../../test/fixtures-dir";
 
 // The facial step without a registry photo, at phone and desktop sizes: the ID document must be the
 // signer's identity card, and liveness must refuse one photo however it is presented. OCR and face
@@ -52,7 +51,7 @@ for (const [label, size] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
     const { person, page } = await atFacialStep(browser, size, "live");
     const attempts = page.page.getByTestId("attempts-left");
 
-    await page.chooseIdDocument(new Uint8Array(fs.readFileSync(path.join(SHARED_DIR, "fixtures/faces/person-a-obama/a2-selfie-like-480x640.jpg"))));
+    await page.chooseIdDocument(new Uint8Array(fs.readFileSync(fixturePath("faces/person-a-obama/a2-selfie-like-480x640.jpg"))));
     await page.startCamera();
     expect(await page.runChallenge()).toMatchObject({ status: "retry", reason: "id_document_not_a_card" });
     await expect(page.page.getByTestId("facial-feedback")).toContainText("no muestra un documento de identidad");

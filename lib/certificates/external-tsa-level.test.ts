@@ -20,8 +20,9 @@ import { ZSignPdfFields } from "@/lib/stamp-signing/schemas";
 import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
 import { validatePdfAt } from "./testing/long-term-checks";
 import { testWorkerPools } from "@/lib/server/testing/test-pools";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const CONTRACT = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf"));
+const CONTRACT = new Uint8Array(fs.readFileSync(fixturePath("pdfs/valid/libreoffice74-contrato-a4.pdf")));
 
 let services: Services;
 let dir: string;

@@ -19,8 +19,9 @@ import { requestStampSignature } from "@/lib/stamp-signing/request-stamp-signatu
 import { ZSignPdfFields } from "@/lib/stamp-signing/schemas";
 import { readDssMaterial } from "@/lib/verification/read-dss-material";
 import { testWorkerPools } from "@/lib/server/testing/test-pools";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const CONTRACT = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf"));
+const CONTRACT = new Uint8Array(fs.readFileSync(fixturePath("pdfs/valid/libreoffice74-contrato-a4.pdf")));
 const SIGNATURES = 4;
 
 let services: Services;

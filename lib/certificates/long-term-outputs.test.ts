@@ -29,8 +29,9 @@ import { dssCrlTimings, itextCheckAt, pdfsigAt, validatePdfAt } from "./testing/
 import { startOutsideCa, type OutsideCa } from "./testing/outside-ca";
 import { storeStaleCrls } from "./testing/store-stale-crls";
 import { testWorkerPools } from "@/lib/server/testing/test-pools";
+import { FIXTURES_DIR } from "@/test/fixtures-dir";
 
-const FIXTURES = "/work/shared/fixtures";
+const FIXTURES = FIXTURES_DIR;
 const CONTRACT = new Uint8Array(fs.readFileSync(`${FIXTURES}/pdfs/valid/libreoffice74-contrato-a4.pdf`));
 const PORTRAIT = new Uint8Array(fs.readFileSync(`${FIXTURES}/images/portrait-413x531.jpg`));
 const STALE_MS = 10 * 60 * 1000;

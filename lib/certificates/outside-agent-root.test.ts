@@ -24,9 +24,10 @@ import { readDssMaterial } from "@/lib/verification/read-dss-material";
 import { dssCrlTimings, itextCheckAt, pdfsigAt, validatePdfAt } from "./testing/long-term-checks";
 import { startOutsideCa, type OutsideCa } from "./testing/outside-ca";
 import { testWorkerPools } from "@/lib/server/testing/test-pools";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const CONTRACT = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf"));
-const PORTRAIT = new Uint8Array(fs.readFileSync("/work/shared/fixtures/images/portrait-413x531.jpg"));
+const CONTRACT = new Uint8Array(fs.readFileSync(fixturePath("pdfs/valid/libreoffice74-contrato-a4.pdf")));
+const PORTRAIT = new Uint8Array(fs.readFileSync(fixturePath("images/portrait-413x531.jpg")));
 
 let services: Services;
 let dir: string;

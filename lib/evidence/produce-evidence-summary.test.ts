@@ -22,8 +22,9 @@ import { showEveryPage } from "@/lib/signers/test-support/show-every-page";
 import { confirmSignerNames } from "@/lib/signers/confirm-signer-names";
 import { produceEvidenceSummary } from "./produce-evidence-summary";
 import { testWorkerPools } from "@/lib/server/testing/test-pools";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const CONTRACT = "/work/shared/fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf";
+const CONTRACT = fixturePath("pdfs/valid/libreoffice74-contrato-a4.pdf");
 const PHONE = { address: "203.0.113.44", userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/131.0 Mobile Safari/537.36" };
 
 let services: Services;

@@ -3,9 +3,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { analyzeFace } from "./analyze-face";
 import { FaceError, type FaceErrorReason } from "./face-error";
 import { loadFaceEngine } from "./load-face-engine";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FACES = "/work/shared/fixtures/faces";
-const IMAGES = "/work/shared/fixtures/images";
+const FACES = fixturePath("faces");
+const IMAGES = fixturePath("images");
 const read = (file: string) => new Uint8Array(fs.readFileSync(file));
 
 async function reasonOf(promise: Promise<unknown>): Promise<FaceErrorReason | "resolved"> {

@@ -4,8 +4,9 @@ import { assessLiveness, type LivenessChallenge } from "./assess-liveness";
 import { loadFaceEngine } from "./load-face-engine";
 import { encodeFrame, frameOf, makeFaceScene, type FaceScene, type Motion } from "./testing/make-face-frames";
 import { readY4mFrames } from "./testing/read-y4m-frames";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FACES = "/work/shared/fixtures/faces";
+const FACES = fixturePath("faces");
 const read = (file: string) => new Uint8Array(fs.readFileSync(`${FACES}/${file}`));
 let zoomClip: Uint8Array[];
 let scene: FaceScene;

@@ -4,8 +4,9 @@ import { analyzeFace, type FaceAnalysis } from "./analyze-face";
 import { cosineSimilarity } from "./cosine-similarity";
 import { loadFaceEngine } from "./load-face-engine";
 import { DEFAULT_FACE_MATCH_THRESHOLD, matchFaces } from "./match-faces";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FACES = "/work/shared/fixtures/faces";
+const FACES = fixturePath("faces");
 const read = (file: string) => new Uint8Array(fs.readFileSync(`${FACES}/${file}`));
 
 /** Independent shots only: a crop of the same photo (a1 id-portrait vs a1 official) proves nothing. */

@@ -4,8 +4,9 @@ import { analyzeFace } from "./analyze-face";
 import { challengeProgress } from "./measure-challenge";
 import type { FaceMesh } from "./measure-head-motion";
 import { rotateMesh } from "./testing/rotate-face";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FACES = "/work/shared/fixtures/faces";
+const FACES = fixturePath("faces");
 const FIXTURE_FACES = [
   "person-a-obama/a1-official-portrait-2012.jpg",
   "person-a-obama/a3-selfie-like-480x640.jpg",

@@ -4,8 +4,9 @@ import { analyzeFace } from "@/lib/faces/analyze-face";
 import { matchFaces } from "@/lib/faces/match-faces";
 import { photographCard, type CardPhoto, type SpecimenCard } from "./testing/make-specimen-card";
 import { expiryOf, isSpecimen, printedExpiry, verifyIdDocument } from "./verify-id-document";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FACES = "/work/shared/fixtures/faces";
+const FACES = fixturePath("faces");
 // a made-up card without the ESPECIMEN mark passes these checks (only staff review stops it); the marked one is refused
 const card: SpecimenCard = { portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: "45871236", unmarked: true };
 const refusals: [string, SpecimenCard, CardPhoto, string][] = [

@@ -6,8 +6,9 @@ import { FaceError } from "@/lib/faces/face-error";
 import { displayedSize, ImageHeaderError, readImageHeader, type ImageHeader } from "@/lib/images/read-image-header";
 import { StampError } from "@/lib/stamp/errors";
 import { readStampImage } from "@/lib/stamp/read-stamp-image";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FIXTURES = "/work/shared/fixtures/images";
+const FIXTURES = fixturePath("images");
 const read = (name: string) => new Uint8Array(readFileSync(path.join(FIXTURES, name)));
 
 const jpeg = (width: number, height: number, extra: Partial<ImageHeader> = {}) => ({

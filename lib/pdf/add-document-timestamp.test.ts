@@ -9,8 +9,9 @@ import { TestPki, createTestPki } from "@/lib/pdf/test-support/create-test-pki";
 import { makeStampAppearance } from "@/lib/pdf/test-support/make-stamp-appearance";
 import { VALIDATE_PDF } from "@/lib/pdf/test-support/run-validators";
 import { execFileSync } from "node:child_process";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FIXTURES = "/work/shared/fixtures/pdfs";
+const FIXTURES = fixturePath("pdfs");
 
 let pki: TestPki;
 let outDir: string;

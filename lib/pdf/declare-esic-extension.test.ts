@@ -6,8 +6,9 @@ import { openLazyPdf } from "@/lib/pdf/open-lazy-pdf";
 import { signPdf } from "@/lib/pdf/sign-pdf";
 import { createTestPki, type TestPki } from "@/lib/pdf/test-support/create-test-pki";
 import { appendRevision, edited, nextObjectNumber, view } from "@/lib/verification/testing/forge-pdf";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FIXTURES = "/work/shared/fixtures/pdfs";
+const FIXTURES = fixturePath("pdfs");
 const read = (name: string) => new Uint8Array(readFileSync(`${FIXTURES}/${name}`));
 
 let pki: TestPki;

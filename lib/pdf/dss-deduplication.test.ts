@@ -12,8 +12,9 @@ import { createTestPki, type TestPki } from "@/lib/pdf/test-support/create-test-
 import { validatePdf } from "@/lib/pdf/test-support/run-validators";
 import { appendRevision, edited, nextObjectNumber, view } from "@/lib/verification/testing/forge-pdf";
 import { readDssMaterial } from "@/lib/verification/read-dss-material";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const CONTRACT = new Uint8Array(readFileSync("/work/shared/fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf"));
+const CONTRACT = new Uint8Array(readFileSync(fixturePath("pdfs/valid/libreoffice74-contrato-a4.pdf")));
 
 let pki: TestPki;
 let secondCrlDer: Uint8Array;

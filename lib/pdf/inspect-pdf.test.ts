@@ -2,8 +2,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { inspectPdf } from "@/lib/pdf/inspect-pdf";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FIXTURES = "/work/shared/fixtures/pdfs";
+const FIXTURES = fixturePath("pdfs");
 const inspect = (name: string) => inspectPdf(new Uint8Array(readFileSync(path.join(FIXTURES, name))));
 
 describe("inspectPdf", () => {

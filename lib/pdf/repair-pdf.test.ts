@@ -10,8 +10,9 @@ import { signPdf } from "@/lib/pdf/sign-pdf";
 import { TestPki, createTestPki } from "@/lib/pdf/test-support/create-test-pki";
 import { damagePdf, damages } from "@/lib/pdf/test-support/damage-pdf";
 import { validatePdf } from "@/lib/pdf/test-support/run-validators";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const VALID = "/work/shared/fixtures/pdfs/valid";
+const VALID = fixturePath("pdfs/valid");
 const SOURCES = [
   "libreoffice70-tiny.pdf",
   "libreoffice74-contrato-a4.pdf",
@@ -61,7 +62,7 @@ describe("damaged-but-readable PDFs are rebuilt and signed when they carry no si
   }, 120_000);
 
   test("a damaged file that already carries a signature is never rewritten", async () => {
-    const signed = new Uint8Array(readFileSync("/work/shared/fixtures/pdfs/signed-by-others/jsignpdf-openpdf-approval.pdf"));
+    const signed = new Uint8Array(readFileSync(fixturePath("pdfs/signed-by-others/jsignpdf-openpdf-approval.pdf")));
     const error = await acceptPdf(damagePdf(signed, "truncated-after-last-object"), { repair: repairPdf }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PdfError);
     expect((error as PdfError).code).toBe("DAMAGED_SIGNED_PDF");
@@ -69,7 +70,7 @@ describe("damaged-but-readable PDFs are rebuilt and signed when they carry no si
   });
 
   test("an encrypted file keeps its own refusal", async () => {
-    const encrypted = new Uint8Array(readFileSync("/work/shared/fixtures/pdfs/signed-by-others/acrobat-encrypted-and-signed.pdf"));
+    const encrypted = new Uint8Array(readFileSync(fixturePath("pdfs/signed-by-others/acrobat-encrypted-and-signed.pdf")));
     const error = await acceptPdf(encrypted, { repair: repairPdf }).catch((e: unknown) => e);
     expect((error as PdfError).code).toBe("ENCRYPTED_PDF");
   });

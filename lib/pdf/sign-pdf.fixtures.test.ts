@@ -7,8 +7,9 @@ import { signPdf } from "@/lib/pdf/sign-pdf";
 import { TestPki, createTestPki } from "@/lib/pdf/test-support/create-test-pki";
 import { makeStampAppearance } from "@/lib/pdf/test-support/make-stamp-appearance";
 import { pdfsigValidations, qpdfCheck, validatePdf } from "@/lib/pdf/test-support/run-validators";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FIXTURES = "/work/shared/fixtures/pdfs";
+const FIXTURES = fixturePath("pdfs");
 
 /**
  * What the fixture already carries (see fixtures/README.md and signed-by-others/pdfsig-summary.txt):

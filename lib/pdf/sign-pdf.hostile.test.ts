@@ -8,9 +8,10 @@ import { inspectPdf } from "@/lib/pdf/inspect-pdf";
 import { signPdf } from "@/lib/pdf/sign-pdf";
 import { TestPki, createTestPki } from "@/lib/pdf/test-support/create-test-pki";
 import { pdfsigValidations, validatePdf } from "@/lib/pdf/test-support/run-validators";
+import { fixturePath } from "@/test/fixtures-dir";
 
 const run = promisify(execFile);
-const HOSTILE = "/work/shared/fixtures/pdfs/hostile";
+const HOSTILE = fixturePath("pdfs/hostile");
 const CHILD = path.resolve(__dirname, "test-support/sign-fixture-in-child.ts");
 const TYPED = ["INVALID_PDF", "ENCRYPTED_PDF", "PDF_TOO_COMPLEX"];
 // qpdf --check (inside validate-pdf) inflates content streams: the bombs take it minutes

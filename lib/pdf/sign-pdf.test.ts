@@ -12,8 +12,9 @@ import { TestPki, createTestPki } from "@/lib/pdf/test-support/create-test-pki";
 import { makeStampAppearance } from "@/lib/pdf/test-support/make-stamp-appearance";
 import { renderPage } from "@/lib/pdf/test-support/render-page";
 import { pdfsigValidations, validatePdf } from "@/lib/pdf/test-support/run-validators";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FIXTURES = "/work/shared/fixtures/pdfs";
+const FIXTURES = fixturePath("pdfs");
 const fixture = (name: string) => new Uint8Array(readFileSync(path.join(FIXTURES, name)));
 
 let pki: TestPki;

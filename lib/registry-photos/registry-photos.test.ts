@@ -14,9 +14,10 @@ import { listRegistryPhotos } from "./list-registry-photos";
 import { readRegistryPhoto } from "./read-registry-photo";
 import { saveRegistryPhoto } from "./save-registry-photo";
 import { ZListRegistryPhotosQuery, ZRegistryPhotoUpload } from "./schemas";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const portrait = new Uint8Array(fs.readFileSync("/work/shared/fixtures/faces/person-a-obama/a1-id-portrait-413x531.jpg"));
-const otherPortrait = new Uint8Array(fs.readFileSync("/work/shared/fixtures/faces/person-b-biden/b1-id-portrait-413x531.jpg"));
+const portrait = new Uint8Array(fs.readFileSync(fixturePath("faces/person-a-obama/a1-id-portrait-413x531.jpg")));
+const otherPortrait = new Uint8Array(fs.readFileSync(fixturePath("faces/person-b-biden/b1-id-portrait-413x531.jpg")));
 const secretKey = new Uint8Array(32).fill(3);
 let db: Db;
 let close: () => Promise<void>;
@@ -75,7 +76,7 @@ describe("registry photos", () => {
 
   it.each([
     { name: "an ID type the organization does not enable", input: () => upload("12345678-5", portrait, "CHL"), field: "nat" },
-    { name: "a photo without a face", input: () => upload("11111111", new Uint8Array(fs.readFileSync("/work/shared/fixtures/faces/no-face/no-face-chandelier-480x640.jpg"))), field: undefined },
+    { name: "a photo without a face", input: () => upload("11111111", new Uint8Array(fs.readFileSync(fixturePath("faces/no-face/no-face-chandelier-480x640.jpg")))), field: undefined },
   ])("refuses $name and stores nothing", async ({ input, field }) => {
     await expect(saveRegistryPhoto({ organizationId: org.b, upload: input(), supplier: { kind: "user", id: null, name: "o" } }, { db, ...services })).rejects.toMatchObject({ code: "VALIDATION", field });
     const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(registryPhotos).where(eq(registryPhotos.organizationId, org.b));

@@ -5,8 +5,9 @@ import { PdfError } from "@/lib/pdf/errors";
 import type { CpuPool } from "@/lib/runtime/cpu-pool";
 import { newAppPool } from "./worker-pools";
 import type { CpuTasks } from "./cpu-tasks";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const signed = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/signed-by-others/poppler-two-signatures.pdf"));
+const signed = new Uint8Array(fs.readFileSync(fixturePath("pdfs/signed-by-others/poppler-two-signatures.pdf")));
 let pool: CpuPool<CpuTasks> | undefined;
 afterEach(async () => {
   await pool?.close();

@@ -18,8 +18,9 @@ import { prepareSignerSignature } from "./prepare-signer-signature";
 import { startEidLogin } from "./start-eid-login";
 import { verifySignerIdentity } from "./verify-signer-identity";
 import { testWorkerPools } from "@/lib/server/testing/test-pools";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const pdfBytes = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/valid/libreoffice70-tiny.pdf"));
+const pdfBytes = new Uint8Array(fs.readFileSync(fixturePath("pdfs/valid/libreoffice70-tiny.pdf")));
 const secretKey = new Uint8Array(32).fill(9);
 const links = { secretKey, publicUrl: "https://firmas.test" };
 const redirectUri = "https://firmas.test/ui/signature_processes/eid/callback";

@@ -18,8 +18,9 @@ import { TEST_CLIENT, showEveryPage } from "./test-support/show-every-page";
 import { verifySignerIdentity } from "./verify-signer-identity";
 import { confirmSignerNames } from "./confirm-signer-names";
 import { testWorkerPools } from "@/lib/server/testing/test-pools";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const CONTRACT = "/work/shared/fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf";
+const CONTRACT = fixturePath("pdfs/valid/libreoffice74-contrato-a4.pdf");
 
 let services: Services;
 let dir: string;

@@ -23,8 +23,10 @@ import { signAsProcessSigner } from "./sign-as-process-signer";
 import { showEveryPage } from "./test-support/show-every-page";
 import { confirmSignerNames } from "./confirm-signer-names";
 import { testWorkerPools } from "@/lib/server/testing/test-pools";
+import { fixturePath } from "@/test/fixtures-dir";
+import { VALIDATE_PDF } from "@/test/validators/commands";
 
-const fixtures = "/work/shared/fixtures/pdfs/valid";
+const fixtures = fixturePath("pdfs/valid");
 const files = ["libreoffice74-contrato-a4.pdf", "ghostscript-gdb-refcard-rotate270.pdf"].map((name) => ({
   field: "pdfFiles",
   filename: name,
@@ -78,7 +80,7 @@ describe("signAsProcessSigner", () => {
       const pdf = await services.blobs.get(document.currentBlobKey);
       const file = path.join(dir, `${document.index}.pdf`);
       fs.writeFileSync(file, pdf!);
-      const result = spawnSync("/work/shared/tools/validate-pdf", [file, "--ca", path.join(dir, "ca.pem")], { encoding: "utf8", timeout: 180_000 });
+      const result = spawnSync(VALIDATE_PDF, [file, "--ca", path.join(dir, "ca.pem")], { encoding: "utf8", timeout: 180_000 });
       expect(result.stdout, result.stdout + result.stderr).toMatch(/validate-pdf: PASS \(3 signatures\)/);
       expect(result.stdout).toMatch(/doc-timestamp\s+ETSI.RFC3161/);
       expect(result.stdout).toMatch(/Ana María Núñez Pérez/);

@@ -20,8 +20,9 @@ import { verifySignerIdentity } from "./verify-signer-identity";
 import { unlockSigner } from "./unlock-signer";
 import { admitFacialTicket, settleFacialTicket, spendFacialTicket } from "./facial-ticket-ledger";
 import { testWorkerPools } from "@/lib/server/testing/test-pools";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const pdfBytes = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/valid/libreoffice70-tiny.pdf"));
+const pdfBytes = new Uint8Array(fs.readFileSync(fixturePath("pdfs/valid/libreoffice70-tiny.pdf")));
 const links = { secretKey: new Uint8Array(32).fill(7), publicUrl: "https://firmas.test" };
 let db: Db;
 let close: () => Promise<void>;

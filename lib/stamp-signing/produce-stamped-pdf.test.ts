@@ -12,8 +12,9 @@ import { buildCrl } from "@/lib/pki/build-crl";
 import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
 import { ZSignPdfFields } from "./schemas";
 import { planAndProduceStampedPdf, type StampSigningCalls } from "./produce-stamped-pdf";
+import { FIXTURES_DIR } from "@/test/fixtures-dir";
 
-const FIXTURES = "/work/shared/fixtures";
+const FIXTURES = FIXTURES_DIR;
 const pdf = new Uint8Array(readFileSync(`${FIXTURES}/pdfs/valid/libreoffice70-tiny.pdf`));
 const portrait = new Uint8Array(readFileSync(`${FIXTURES}/images/portrait-413x531.jpg`));
 const sha256 = (data: Uint8Array) => new Uint8Array(createHash("sha256").update(data).digest());

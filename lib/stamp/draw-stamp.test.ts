@@ -13,8 +13,9 @@ import { StampError } from "@/lib/stamp/errors";
 import { layoutProcessStamp, layoutStamp, type StampBox, type StampSize } from "@/lib/stamp/layout-stamp";
 import { readStampImage } from "@/lib/stamp/read-stamp-image";
 import { renderStamp, type RenderedStamp } from "@/lib/stamp/test-support/render-stamp";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FIXTURES = "/work/shared/fixtures/images";
+const FIXTURES = fixturePath("images");
 const DPI = 150;
 const MARGIN = 20;
 const fixture = (name: string) => readStampImage(readFileSync(path.join(FIXTURES, name)), name);

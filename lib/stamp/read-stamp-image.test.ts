@@ -4,8 +4,9 @@ import { crc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { StampError } from "@/lib/stamp/errors";
 import { readStampImage } from "@/lib/stamp/read-stamp-image";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FIXTURES = "/work/shared/fixtures/images";
+const FIXTURES = fixturePath("images");
 
 type Expected =
   | { kind: "jpg" | "png"; stored: [number, number]; displayed: [number, number] }

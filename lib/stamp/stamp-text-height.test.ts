@@ -6,8 +6,9 @@ import type { StampSize } from "@/lib/stamp/layout-stamp";
 import { readStampImage } from "@/lib/stamp/read-stamp-image";
 import { renderStamp } from "@/lib/stamp/test-support/render-stamp";
 import { readWordBoxes } from "@/lib/pdf/test-support/read-word-boxes";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const portrait = readStampImage(readFileSync("/work/shared/fixtures/images/portrait-413x531.jpg"), "portrait-413x531.jpg");
+const portrait = readStampImage(readFileSync(fixturePath("images/portrait-413x531.jpg")), "portrait-413x531.jpg");
 const data: StampData = {
   names: "María de los Ángeles",
   lastNames: "Fernández de Córdoba Núñez",

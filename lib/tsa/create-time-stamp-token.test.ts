@@ -7,6 +7,7 @@ import { createPkiHierarchy, type PkiHierarchy } from "@/lib/pki/generate-pki-hi
 import { makeTempDir, openssl, toPem, writeFiles } from "@/lib/pki/testing/openssl-cli";
 import { createTimeStampToken } from "@/lib/tsa/create-time-stamp-token";
 import { readTimeStampToken } from "@/lib/tsa/read-time-stamp-response";
+import { VALIDATE_TSR } from "@/test/validators/commands";
 
 const policyOid = "1.3.6.1.4.1.99999.1.1";
 
@@ -44,7 +45,7 @@ describe("createTimeStampToken", () => {
     expect(text).toContain("Time stamp: Mar  4 05:06:07 2026 GMT");
     expect(text).toContain("Serial number: 0x075BCD15");
     expect(text).toContain("TSA: DirName:/C=PE/O=FirmaViva/CN=FirmaViva TSA\n");
-    const validator = spawnSync("/work/shared/tools/validate-tsr", [tokenFile, "--token", "--data", files["document.bin"], "--ca", files["root.pem"]], { encoding: "utf8" });
+    const validator = spawnSync(VALIDATE_TSR, [tokenFile, "--token", "--data", files["document.bin"], "--ca", files["root.pem"]], { encoding: "utf8" });
     expect(validator.stdout + validator.stderr).toContain("validate-tsr: PASS");
 
     const tstInfo = readTimeStampToken(token);

@@ -8,10 +8,11 @@ import { oids } from "@/lib/pki/object-identifiers";
 import { makeTempDir, openssl, toPem, writeFiles } from "@/lib/pki/testing/openssl-cli";
 import { readTimeStampResponse } from "@/lib/tsa/read-time-stamp-response";
 import { respondToTimeStampRequest, type TimeStampResponderOptions } from "@/lib/tsa/respond-to-time-stamp-request";
+import { VALIDATE_TSR } from "@/test/validators/commands";
 
 const policyOid = "1.3.6.1.4.1.99999.1.1";
 const otherAcceptedPolicy = "1.3.6.1.4.1.99999.1.2";
-const validateTsr = "/work/shared/tools/validate-tsr";
+const validateTsr = VALIDATE_TSR;
 
 describe("respondToTimeStampRequest", () => {
   let dir: string;

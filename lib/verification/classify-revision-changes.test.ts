@@ -10,6 +10,7 @@ import { addToFields, appendRevision, edited, nextObjectNumber, view } from "./t
 import { makeGenuineOutputs, type GenuineOutputs } from "./testing/make-genuine-outputs";
 import { withNewPageText } from "./testing/attack-catalogue";
 import { verifyPdfSignatures } from "./verify-pdf-signatures";
+import { fixturePath } from "@/test/fixtures-dir";
 
 let genuine: GenuineOutputs;
 /** A signed document with a text field "Nombre", and the same with the field filled in a later revision. */
@@ -81,7 +82,7 @@ describe("form filling and DocMDP / FieldMDP", () => {
   });
 
   test("a certified P=1 file from another tool: DSS and a document time-stamp added later keep it unchanged, new page text does not", async () => {
-    const certified = new Uint8Array(fs.readFileSync("/work/shared/fixtures/pdfs/signed-by-others/jsignpdf-docmdp1-certified.pdf"));
+    const certified = new Uint8Array(fs.readFileSync(fixturePath("pdfs/signed-by-others/jsignpdf-docmdp1-certified.pdf")));
     const withDss = await finishLongTermValidation(certified, { certificates: [genuine.pki.tsa.certificateDer], crls: [] });
     expect((await verifyPdfSignatures(withDss, [])).signatures[0].changesAfter).toEqual([]);
     expect((await verifyPdfSignatures(withNewPageText(withDss), [])).signatures[0].status).toBe("changed");

@@ -8,12 +8,13 @@ import { readSignedData } from "@/lib/pki/read-signed-data";
 import { readCertificate } from "@/lib/pki/check-pki-signatures";
 import { readSignedDataWithPkijs, readTstInfoWithPkijs } from "@/lib/pki/testing/read-signed-data-with-pkijs";
 import { readTstInfo } from "@/lib/tsa/read-tst-info";
+import { fixturePath } from "@/test/fixtures-dir";
 
 // The reader walks the asn1js tree by hand where it once built pkijs objects. These tests hold it to
 // the former reader on genuine CMSes and on thousands of mutated ones: it must refuse exactly what
 // that refused and read the same fields from what both accept.
 
-const REAL_WORLD = path.resolve(__dirname, "../../../shared/fixtures/pdfs/real-world");
+const REAL_WORLD = fixturePath("pdfs/real-world");
 
 type Outcome = { refused: true } | { refused: false; reading: unknown };
 

@@ -6,9 +6,10 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { PdfError } from "@/lib/pdf/errors";
 import { makeGenuineOutputs, type GenuineOutputs } from "./testing/make-genuine-outputs";
 import { verifyPdfSignatures } from "./verify-pdf-signatures";
+import { fixturePath } from "@/test/fixtures-dir";
+import { VALIDATE_PDF } from "@/test/validators/commands";
 
-const DIR = "/work/shared/fixtures/pdfs/signed-by-others";
-const VALIDATE_PDF = "/work/shared/tools/validate-pdf";
+const DIR = fixturePath("pdfs/signed-by-others");
 
 type Row = {
   /** Our verdict, or the refusal code. */

@@ -3,8 +3,9 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { PdfError } from "@/lib/pdf/errors";
 import { verifyPdfSignatures } from "./verify-pdf-signatures";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const DIR = "/work/shared/fixtures/pdfs/signed-by-others";
+const DIR = fixturePath("pdfs/signed-by-others");
 const read = (name: string) => new Uint8Array(fs.readFileSync(path.join(DIR, name)));
 
 describe("verifyPdfSignatures over PDFs signed by other tools", () => {

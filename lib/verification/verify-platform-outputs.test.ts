@@ -22,8 +22,10 @@ import { confirmSignerNames } from "@/lib/signers/confirm-signer-names";
 import { appendRevision, edited, locateSignature, nextObjectNumber, replaceBytes, streamBody, view } from "./testing/forge-pdf";
 import { verifyUploadedPdf } from "./verify-uploaded-pdf";
 import { testWorkerPools } from "@/lib/server/testing/test-pools";
+import { fixturePath } from "@/test/fixtures-dir";
+import { VALIDATE_PDF } from "@/test/validators/commands";
 
-const CONTRACT = "/work/shared/fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf";
+const CONTRACT = fixturePath("pdfs/valid/libreoffice74-contrato-a4.pdf");
 const PAY = "BT /F1 24 Tf 72 400 Td (Pagar 1.000.000) Tj ET";
 
 let services: Services;
@@ -78,7 +80,7 @@ describe("the verifier on a completed two-signer process of this platform", () =
 
     fs.writeFileSync(path.join(dir, "ca.pem"), caPem);
     fs.writeFileSync(path.join(dir, "completed.pdf"), completed);
-    const independent = spawnSync("/work/shared/tools/validate-pdf", [path.join(dir, "completed.pdf"), "--ca", path.join(dir, "ca.pem")], { encoding: "utf8", timeout: 180_000 });
+    const independent = spawnSync(VALIDATE_PDF, [path.join(dir, "completed.pdf"), "--ca", path.join(dir, "ca.pem")], { encoding: "utf8", timeout: 180_000 });
     expect(independent.stdout + independent.stderr).toMatch(/validate-pdf: PASS \(3 signatures\)/);
   });
 

@@ -3,9 +3,10 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { PdfError } from "@/lib/pdf/errors";
 import { verifyPdfSignatures } from "./verify-pdf-signatures";
+import { fixturePath } from "@/test/fixtures-dir";
 
-// The shared fixtures sit beside the repository (../shared), in every clone and worktree.
-const DIR = path.resolve(__dirname, "../../../shared/fixtures/pdfs/real-world");
+// The real-world signed PDFs and their manifest live in the repository (test/fixtures/README.md).
+const DIR = fixturePath("pdfs/real-world");
 
 type ManifestRow = { file: string; expected: "GENUINE" | "ATTACK" | "UNSIGNED" };
 

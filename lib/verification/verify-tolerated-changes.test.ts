@@ -12,12 +12,13 @@ import { withOverlayContent } from "./testing/forge-form-changes";
 import { appendRevision, edited, firstSignatureField, locateSignature, nextObjectNumber, replaceBytes, streamBody, view } from "./testing/forge-pdf";
 import { makeGenuineOutputs, type GenuineOutputs } from "./testing/make-genuine-outputs";
 import { verifyPdfSignatures } from "./verify-pdf-signatures";
+import { fixturePath } from "@/test/fixtures-dir";
 
 /**
  * Issue 27: what signing tools do (metadata, structure, re-written objects, SignerInfo quirks, xref
  * offsets off by a byte) is tolerated; each tolerance has a forged file here that abuses it and is caught.
  */
-const REAL_WORLD = path.resolve(__dirname, "../../../shared/fixtures/pdfs/real-world");
+const REAL_WORLD = fixturePath("pdfs/real-world");
 const XMP = '<?xpacket begin=""?><x:xmpmeta xmlns:x="adobe:ns:meta/"></x:xmpmeta><?xpacket end="w"?>';
 
 let genuine: GenuineOutputs;

@@ -6,6 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { openLazyPdf } from "@/lib/pdf/open-lazy-pdf";
 import { readDssMaterial } from "@/lib/verification/read-dss-material";
+import { VALIDATE_PDF } from "@/test/validators/commands";
 
 const run = promisify(execFile);
 
@@ -21,7 +22,7 @@ async function capture(command: string, args: string[]): Promise<{ code: number;
 
 /** validate-pdf (qpdf, pdfsig with our CA trusted, PDFBox, openssl ts), optionally with the clock moved by faketime ("+1d", "+365d"). */
 export async function validatePdfAt(file: string, caPem: string, clockOffset?: string): Promise<{ ok: boolean; output: string }> {
-  const command = ["/work/shared/tools/validate-pdf", file, "--ca", caPem];
+  const command = [VALIDATE_PDF, file, "--ca", caPem];
   const { code, output } = clockOffset ? await capture("faketime", ["-f", clockOffset, ...command]) : await capture(command[0], command.slice(1));
   return { ok: code === 0 && /validate-pdf: PASS/.test(output), output };
 }

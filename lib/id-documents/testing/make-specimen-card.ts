@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { mrzCheckDigit } from "../read-mrz";
+import { fixturePath } from "@/test/fixtures-dir";
 
 /**
  * Test and benchmark support: SPECIMEN identity cards drawn with ImageMagick (Debian package
@@ -41,7 +42,7 @@ export type CardPhoto = {
   glare?: number;
 };
 
-const FACES = process.env.FACE_FIXTURES ?? "/work/shared/fixtures/faces";
+const FACES = process.env.FACE_FIXTURES ?? fixturePath("faces");
 const CARD_W = 1000;
 const CARD_H = 630;
 const cacheDir = path.join(os.tmpdir(), "fv-specimen-cards-v3");

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { VALIDATE_PDF } from "@/test/validators/commands";
 
 const run = promisify(execFile);
 
@@ -24,7 +25,7 @@ export async function qpdfCheck(file: string): Promise<ValidatorResult> {
   return { ok: code === 0 || code === 3, output };
 }
 
-export const VALIDATE_PDF = "/work/shared/tools/validate-pdf";
+export { VALIDATE_PDF };
 
 export async function validatePdf(file: string, caPem: string): Promise<ValidatorResult> {
   const { code, output } = await capture(VALIDATE_PDF, [file, "--ca", caPem]);

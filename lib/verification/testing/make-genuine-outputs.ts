@@ -9,8 +9,9 @@ import { issueSignerCertificate } from "@/lib/pki/issue-certificate";
 import type { IssuedCertificate } from "@/lib/pki/issued-certificate";
 import { signCadesDetached } from "@/lib/pki/sign-cms-detached";
 import { createTimeStampToken } from "@/lib/tsa/create-time-stamp-token";
+import { fixturePath } from "@/test/fixtures-dir";
 
-const FIXTURE = "/work/shared/fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf";
+const FIXTURE = fixturePath("pdfs/valid/libreoffice74-contrato-a4.pdf");
 
 /**
  * Files made by our own signing engine with a platform-style PKI (root → issuing CA → signer and
