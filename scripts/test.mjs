@@ -54,6 +54,7 @@ const blobStoreApiTests = [
 const steps = [
   ["type check", bin("tsc"), ["--noEmit", "-p", "."]],
   ["lint", bin("eslint"), ["--max-warnings", "0", "."]],
+  ["outside paths", process.execPath, [path.join(root, "scripts/check-outside-paths.mjs")]],
   ["build", process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"]],
   ["unit tests", bin("vitest"), ["run", "--project", "unit"]],
   ["API tests on PGlite", bin("vitest"), ["run", "--project", "api", "--no-file-parallelism"]],

@@ -7,9 +7,9 @@ set -euo pipefail
 BASE=${BASE:-http://localhost:3000}
 EMAIL=${EMAIL:-admin@demo.local}
 PASSWORD=${PASSWORD:?set PASSWORD to the admin password}
-SHARED=${SHARED_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/shared}
-PDF=$SHARED/fixtures/pdfs/valid/libreoffice74-contrato-a4.pdf
-IMAGE=$SHARED/fixtures/images/portrait-413x531.jpg
+FIXTURES=$(cd "$(dirname "$0")/../../test/fixtures" && pwd)
+PDF=$FIXTURES/pdfs/valid/libreoffice74-contrato-a4.pdf
+IMAGE=$FIXTURES/images/portrait-413x531.jpg
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -56,7 +56,7 @@ end
 step "Errors: a reused tx_token, a page that does not exist, a landscape image, no token"
 run "curl -s -w ' HTTP %{http_code}' -X POST $BASE/api/v2/signPDF $AUTH -F pdf_file=@$PDF -F tx_token=$TX"
 run "curl -s -w ' HTTP %{http_code}' -X POST $BASE/api/v2/signPDF $AUTH -F pdf_file=@$PDF -F image=@$IMAGE -F page=9 -F names=Ana -F last_names=Rojas -F person_id=87654321"
-run "curl -s -w ' HTTP %{http_code}' -X POST $BASE/api/v2/signPDF $AUTH -F pdf_file=@$PDF -F image=@$SHARED/fixtures/images/landscape-910x600.jpg -F page=1 -F names=Ana -F last_names=Rojas -F person_id=87654321"
+run "curl -s -w ' HTTP %{http_code}' -X POST $BASE/api/v2/signPDF $AUTH -F pdf_file=@$PDF -F image=@$FIXTURES/images/landscape-910x600.jpg -F page=1 -F names=Ana -F last_names=Rojas -F person_id=87654321"
 run "curl -s -w ' HTTP %{http_code}' -X POST $BASE/api/v2/signPDF -F pdf_file=@$PDF"
 end
 

@@ -80,7 +80,7 @@ describe("drawStamp: QR and text survive a real render", () => {
     expect(rendered.text).toContain("María José Núñez Güemes");
     expect(rendered.text).toContain("AMBIENTE DE CALIDAD – SIN");
     expect(rendered.text).toContain("Fecha: 22/11/2026 19:46:04 -05:00");
-    if (qrType === "auto") copyFileSync(rendered.pngPath, `/tmp/stamp-size${size}.png`);
+    if (qrType === "auto") copyFileSync(rendered.pngPath, path.join(tmpdir(), `stamp-size${size}.png`));
   });
 
   it("renders every Spanish letter and sign from the embedded DejaVu subsets", async () => {
