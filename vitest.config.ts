@@ -9,7 +9,7 @@ export default defineConfig({
         resolve: { alias: { "@": path.resolve(__dirname) } },
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "db/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "db/**/*.test.ts", "scripts/**/*.test.ts", "test/**/*.test.ts"],
           globalSetup: ["db/testing/global-setup.ts"],
           environment: "node",
           testTimeout: 60_000,

@@ -3,7 +3,7 @@
 // temporary folder, node_modules is hard-linked from this checkout (the same lock file: an install
 // would fetch the very same files) and the unit tests run inside a mount namespace (`unshare -m`,
 // root) where everything beside this checkout is hidden: its parent folder is covered by an empty
-// tmpfs, and the clone is bind-mounted where this checkout was. A test that reads ../shared, an
+// tmpfs, and the clone is bind-mounted where this checkout was. A test that reads the shared folder, an
 // absolute path of this machine or a file that is not committed fails there.
 // Usage: test-standalone.mjs [--plant FILE=SOURCE]... [vitest filters...]
 //   --plant copies SOURCE into the clone as FILE before the run (the counter-test's planted test).
