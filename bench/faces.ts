@@ -9,6 +9,7 @@ import { assessLiveness } from "@/lib/faces/assess-liveness";
 import { loadFaceEngine } from "@/lib/faces/load-face-engine";
 import { cosineSimilarity } from "@/lib/faces/cosine-similarity";
 import { DEFAULT_FACE_MATCH_THRESHOLD, matchFaces } from "@/lib/faces/match-faces";
+import { makeY4mClip } from "@/lib/faces/testing/make-y4m-clip";
 import { readY4mFrames } from "@/lib/faces/testing/read-y4m-frames";
 import { fixturePath } from "@/test/fixtures-dir";
 
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
   }
   stats("matchFaces (2 analyses + compare)", matchTimes);
 
-  const clip = readY4mFrames(read("video/face-obama-640x480-5fps.y4m"), [0, 2, 4, 6, 8, 10]);
+  const clip = readY4mFrames(new Uint8Array(fs.readFileSync(makeY4mClip("face-zoom"))), [0, 2, 4, 6, 8, 10]);
   const livenessTimes: number[] = [];
   for (let round = 0; round < rounds; round++) livenessTimes.push((await timed(() => assessLiveness(clip, { challenges: ["turn-left"] })))[0]);
   stats("assessLiveness (6 frames 640×480)", livenessTimes);

@@ -17,6 +17,7 @@ import { createTestPki } from "../lib/pdf/test-support/create-test-pki";
 import { damagePdf, damages } from "../lib/pdf/test-support/damage-pdf";
 import { makeDamagedPdf } from "../lib/pdf/test-support/make-damaged-pdf";
 import { fixturePath } from "@/test/fixtures-dir";
+import { hostileFixtureNames, hostileFixturePath } from "@/lib/pdf/test-support/hostile-fixtures";
 import { VALIDATE_PDF } from "@/test/validators/commands";
 
 const PDFS = fixturePath("pdfs");
@@ -28,9 +29,9 @@ function qpdfStatus(file: string): number {
 
 function corpus(): Array<{ name: string; bytes: Uint8Array }> {
   const files: Array<{ name: string; bytes: Uint8Array }> = [];
-  for (const name of readdirSync(path.join(PDFS, "hostile")).sort()) {
-    if (!name.endsWith(".pdf") || SKIP.test(name)) continue;
-    files.push({ name: `hostile/${name}`, bytes: new Uint8Array(readFileSync(path.join(PDFS, "hostile", name))) });
+  for (const name of hostileFixtureNames()) {
+    if (SKIP.test(name)) continue;
+    files.push({ name: `hostile/${name}`, bytes: new Uint8Array(readFileSync(hostileFixturePath(name))) });
   }
   for (const name of readdirSync(path.join(PDFS, "valid")).sort()) {
     if (!name.endsWith(".pdf")) continue;

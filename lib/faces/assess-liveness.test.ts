@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { assessLiveness, type LivenessChallenge } from "./assess-liveness";
 import { loadFaceEngine } from "./load-face-engine";
 import { encodeFrame, frameOf, makeFaceScene, type FaceScene, type Motion } from "./testing/make-face-frames";
+import { makeY4mClip } from "./testing/make-y4m-clip";
 import { readY4mFrames } from "./testing/read-y4m-frames";
 import { fixturePath } from "@/test/fixtures-dir";
 
@@ -23,7 +24,7 @@ function clip(motions: Motion[], options: { noise?: number } = {}): Uint8Array[]
 beforeAll(async () => {
   await loadFaceEngine();
   // 4 frames over 2 s of the fake-camera clip: a 2 % digital zoom on a still photo
-  zoomClip = readY4mFrames(read("video/face-obama-640x480-5fps.y4m"), [0, 3, 7, 10]);
+  zoomClip = readY4mFrames(new Uint8Array(fs.readFileSync(makeY4mClip("face-zoom"))), [0, 3, 7, 10]);
   scene = await makeFaceScene(read("person-a-obama/a3-white-house-event.jpg"));
 }, 120_000);
 
@@ -71,7 +72,7 @@ describe("assessLiveness", () => {
   }, 120_000);
 
   it("fails frames without a face or with another person's face", async () => {
-    const noFace = readY4mFrames(read("video/no-face-640x480-5fps-1s.y4m"), [0, 2, 4]);
+    const noFace = readY4mFrames(new Uint8Array(fs.readFileSync(makeY4mClip("no-face"))), [0, 2, 4]);
     const empty = await assessLiveness(noFace);
     expect(empty.live).toBe(false);
     expect(empty.reasons).toEqual(expect.arrayContaining(["frame-0-no-face", "too-few-faces"]));

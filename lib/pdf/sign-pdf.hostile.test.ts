@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -8,10 +8,9 @@ import { inspectPdf } from "@/lib/pdf/inspect-pdf";
 import { signPdf } from "@/lib/pdf/sign-pdf";
 import { TestPki, createTestPki } from "@/lib/pdf/test-support/create-test-pki";
 import { pdfsigValidations, validatePdf } from "@/lib/pdf/test-support/run-validators";
-import { fixturePath } from "@/test/fixtures-dir";
+import { hostileFixtureNames, hostileFixturePath } from "@/lib/pdf/test-support/hostile-fixtures";
 
 const run = promisify(execFile);
-const HOSTILE = fixturePath("pdfs/hostile");
 const CHILD = path.resolve(__dirname, "test-support/sign-fixture-in-child.ts");
 const TYPED = ["INVALID_PDF", "ENCRYPTED_PDF", "PDF_TOO_COMPLEX"];
 // qpdf --check (inside validate-pdf) inflates content streams: the bombs take it minutes
@@ -25,7 +24,7 @@ interface ChildResult {
   ms: number;
 }
 
-const files = readdirSync(HOSTILE).filter((name) => name.endsWith(".pdf"));
+const files = hostileFixtureNames();
 
 describe.concurrent("hostile inputs end in a typed refusal or a valid signature", () => {
   let pki: TestPki;
@@ -36,7 +35,7 @@ describe.concurrent("hostile inputs end in a typed refusal or a valid signature"
   });
 
   test.each(files)("%s", async (name) => {
-    const file = path.join(HOSTILE, name);
+    const file = hostileFixturePath(name);
     // a separate process bounds time and heap: a hang or a blow-up fails this test, not the run.
     // The bounds are generous (a busy 2-core CI machine runs this beside other suites); a hang is
     // still caught, and bench/hostile.ts measures the real times
