@@ -67,7 +67,7 @@ const steps = [
   ["outside paths", process.execPath, [path.join(root, "scripts/check-outside-paths.mjs")]],
   ["build", process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"]],
   // the unit project runs once, in a clone of HEAD where nothing stands beside the checkout (a test that
-  // reads ../shared, a machine path or an uncommitted file fails there); in place only where a mount
+  // reads the shared folder, a machine path or an uncommitted file fails there); in place only where a mount
   // namespace cannot be made (not root), and never on CI
   canUnshare()
     ? ["unit tests (standalone clone)", process.execPath, [path.join(root, "scripts/test-standalone.mjs")]]
