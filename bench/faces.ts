@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   }
   stats("matchFaces (2 analyses + compare)", matchTimes);
 
-  const clip = readY4mFrames(new Uint8Array(fs.readFileSync(makeY4mClip("face-zoom"))), [0, 2, 4, 6, 8, 10]);
+  const clip = readY4mFrames(new Uint8Array(fs.readFileSync(await makeY4mClip("face-zoom"))), [0, 2, 4, 6, 8, 10]);
   const livenessTimes: number[] = [];
   for (let round = 0; round < rounds; round++) livenessTimes.push((await timed(() => assessLiveness(clip, { challenges: ["turn-left"] })))[0]);
   stats("assessLiveness (6 frames 640×480)", livenessTimes);

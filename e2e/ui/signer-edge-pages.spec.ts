@@ -79,7 +79,7 @@ test.describe("facial step", () => {
     // no registry photo: the signer photographs the front of their ID document (a made-up card with their number; one marked ESPECIMEN is refused)
     const card = photographCard({ portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: person.doc_id, unmarked: true });
 
-    const denied = await launchCameraBrowser(noFaceClip(), { grant: false });
+    const denied = await launchCameraBrowser(await noFaceClip(), { grant: false });
     try {
       const context = await denied.newContext({ ...PHONE, storageState: await identity.storageState() });
       const page = new SignerPage(await context.newPage());

@@ -24,7 +24,7 @@ function clip(motions: Motion[], options: { noise?: number } = {}): Uint8Array[]
 beforeAll(async () => {
   await loadFaceEngine();
   // 4 frames over 2 s of the fake-camera clip: a 2 % digital zoom on a still photo
-  zoomClip = readY4mFrames(new Uint8Array(fs.readFileSync(makeY4mClip("face-zoom"))), [0, 3, 7, 10]);
+  zoomClip = readY4mFrames(new Uint8Array(fs.readFileSync(await makeY4mClip("face-zoom"))), [0, 3, 7, 10]);
   scene = await makeFaceScene(read("person-a-obama/a3-white-house-event.jpg"));
 }, 120_000);
 
@@ -72,7 +72,7 @@ describe("assessLiveness", () => {
   }, 120_000);
 
   it("fails frames without a face or with another person's face", async () => {
-    const noFace = readY4mFrames(new Uint8Array(fs.readFileSync(makeY4mClip("no-face"))), [0, 2, 4]);
+    const noFace = readY4mFrames(new Uint8Array(fs.readFileSync(await makeY4mClip("no-face"))), [0, 2, 4]);
     const empty = await assessLiveness(noFace);
     expect(empty.live).toBe(false);
     expect(empty.reasons).toEqual(expect.arrayContaining(["frame-0-no-face", "too-few-faces"]));

@@ -1,7 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { fixturePath } from "@/test/fixtures-dir";
 
 /**
@@ -16,25 +17,26 @@ const CLIPS = {
 } as const;
 export type ClipName = keyof typeof CLIPS;
 
+const run = promisify(execFile);
 const WIDTH = 640;
 const HEIGHT = 480;
 
-/** The clip's file (made once per machine and recipe, in the temporary folder). */
-export function makeY4mClip(name: ClipName): string {
+/** The clip's file (made once per machine and recipe, in the temporary folder); asynchronous, so a test worker keeps answering its runner. */
+export async function makeY4mClip(name: ClipName): Promise<string> {
   const clip = CLIPS[name];
   const file = path.join(os.tmpdir(), `fv-clip-v1-${name}.y4m`);
   if (fs.existsSync(file)) return file;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-clip-"));
   const source = path.join(dir, "source.png");
-  execFileSync("convert", [fixturePath(clip.photo), ...clip.prepare, source]);
-  const [sw, sh] = execFileSync("identify", ["-format", "%w %h", source], { encoding: "utf8" }).split(" ").map(Number);
+  await run("convert", [fixturePath(clip.photo), ...clip.prepare, source]);
+  const [sw, sh] = (await run("identify", ["-format", "%w %h", source])).stdout.split(" ").map(Number);
   const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${WIDTH} H${HEIGHT} F5:1 Ip A1:1 C420jpeg\n`)];
   for (let n = 0; n < clip.frames; n++) {
     const z = 1 + clip.zoom * n;
     const w = Math.round(sw / z);
     const h = Math.round(sh / z);
     const crop = ["-crop", `${w}x${h}+${Math.round((sw - w) / 2)}+${Math.round((sh - h) / 2)}`, "+repage"];
-    const rgb = execFileSync("convert", [source, ...crop, "-resize", `${WIDTH}x${HEIGHT}!`, "-depth", "8", "rgb:-"], { maxBuffer: 16 * 1024 * 1024 });
+    const { stdout: rgb } = await run("convert", [source, ...crop, "-resize", `${WIDTH}x${HEIGHT}!`, "-depth", "8", "rgb:-"], { encoding: "buffer", maxBuffer: 16 * 1024 * 1024 });
     parts.push(Buffer.from("FRAME\n"), toI420(rgb));
   }
   fs.writeFileSync(`${file}.${process.pid}`, Buffer.concat(parts));
