@@ -61,7 +61,7 @@ public class SignatureCheck {
             }
         }
         Map<String, Object> out = c.run(allowUnsigned, allowUpdates);
-        System.out.println(Json.write(out));
+        new java.io.PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, java.nio.charset.StandardCharsets.UTF_8).println(Json.write(out));
         System.exit(c.errors.isEmpty() ? 0 : 1);
     }
 

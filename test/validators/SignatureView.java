@@ -97,7 +97,9 @@ class SignatureView {
         if (matches.isEmpty()) { errs.add("the signer certificate is not in the CMS"); return; }
         X509CertificateHolder holder = matches.iterator().next();
         X509Certificate cert = file.toX509(holder);
-        out.put("signer", cert.getSubjectX500Principal().getName());
+        // RFC 4519 names (serialNumber=, givenName=) as pdfsig and people write them, not OIDs in hex
+        out.put("signer", new org.bouncycastle.asn1.x500.X500Name(org.bouncycastle.asn1.x500.style.RFC4519Style.INSTANCE,
+                org.bouncycastle.asn1.x500.X500Name.getInstance(cert.getSubjectX500Principal().getEncoded()).getRDNs()).toString());
 
         byte[] signedData = content;
         if (sha1) {
