@@ -6,7 +6,7 @@
 // and already signed), refused as damaged, other. Prints one line per file and the totals; asserts
 // nothing. Corpus: test/fixtures/pdfs/valid when present, else the shared collection (hand-run only).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { acceptPdf } from "../lib/pdf/accept-pdf";
@@ -17,7 +17,7 @@ import { createTestPki } from "../lib/pdf/test-support/create-test-pki";
 
 const arg = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const LOCAL = path.join(__dirname, "..", "test", "fixtures", "pdfs", "valid");
-const DIR = arg("--dir") ?? (existsSync(LOCAL) && readdirSync(LOCAL).filter((n) => n.endsWith(".pdf")).length > 5 ? LOCAL : "/work/shared/fixtures/pdfs/valid");
+const DIR = arg("--dir") ?? LOCAL;
 const PER = Number(arg("--per") ?? 3);
 
 /** mulberry32: the same mutations on every run for a given file and kind. */
