@@ -48,11 +48,18 @@ if (parent === "/") {
   process.exit(1);
 }
 
-const work = fs.mkdtempSync(path.join(os.tmpdir(), "fv-standalone-"));
-if (work.startsWith(`${parent}/`)) {
-  console.error(`test:standalone: the temporary folder ${work} lies beside the checkout; set TMPDIR elsewhere`);
+// the clone must not lie beside the checkout, where the empty tmpfs will cover it (a checkout cloned
+// into a folder of the temporary directory, say): the first candidate outside the parent folder, on the same file system if it can be
+const besideCheckout = (dir) => dir === parent || dir.startsWith(`${parent}/`);
+const base = [os.tmpdir(), "/var/tmp", os.homedir()].map((dir) => path.resolve(dir)).find((dir) => !besideCheckout(dir) && fs.existsSync(dir));
+if (!base) {
+  console.error(`test:standalone: no temporary folder outside ${parent}; set TMPDIR elsewhere`);
   process.exit(1);
 }
+const work = fs.mkdtempSync(path.join(base, "fv-standalone-"));
+// the tests' own temporary files go where the tmpfs does not reach
+const testTmp = besideCheckout(path.resolve(os.tmpdir())) ? path.join(work, "tmp") : undefined;
+if (testTmp) fs.mkdirSync(testTmp);
 const clone = path.join(work, path.basename(root));
 try {
   const head = spawnSync("git", ["-C", root, "rev-parse", "HEAD"], { encoding: "utf8" }).stdout.trim();
@@ -85,7 +92,7 @@ try {
     `echo "test:standalone: beside the checkout now: $(ls -A .. | tr '\\n' ' ')"`,
     `exec ${vitest}`,
   ].join("\n");
-  const status = sh("unshare", ["-m", "--propagation", "private", "sh", "-c", script], { env: { ...process.env, CI: process.env.CI ?? "" } });
+  const status = sh("unshare", ["-m", "--propagation", "private", "sh", "-c", script], { env: { ...process.env, CI: process.env.CI ?? "", ...(testTmp ? { TMPDIR: testTmp } : {}) } });
   console.log(`test:standalone: ${status === 0 ? "PASS" : `FAIL (exit ${status})`}`);
   process.exitCode = status;
 } finally {
