@@ -97,7 +97,7 @@ async function compose(side: number, copies: { scale: number; x: number; y: numb
   const canvas = new PNG({ width: side, height: side });
   canvas.data.fill(255);
   for (const copy of copies) {
-    const portrait = decodeImage(read(`${FACES}/person-a-obama/a1-id-portrait-413x531.jpg`), copy.scale);
+    const portrait = await decodeImage(read(`${FACES}/person-a-obama/a1-id-portrait-413x531.jpg`), copy.scale);
     for (let y = 0; y < portrait.height; y++) {
       for (let x = 0; x < portrait.width; x++) {
         const s = (y * portrait.width + x) * 3;

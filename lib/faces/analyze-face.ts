@@ -57,7 +57,7 @@ const DOMINANT_AREA_RATIO = 2;
  * and quality hints. Throws FaceError INVALID_IMAGE, NO_FACE, MULTIPLE_FACES or FACE_TOO_SMALL.
  */
 export async function analyzeFace(imageBytes: Uint8Array, options: AnalyzeFaceOptions = {}): Promise<FaceAnalysis> {
-  const image = decodeImage(imageBytes);
+  const image = await decodeImage(imageBytes);
   const engine = await loadFaceEngine();
   const result = await engine.detect(image);
   const face = pickFace(result.face, options.multipleFaces ?? "reject");

@@ -1,6 +1,8 @@
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
-import { displayedSize, ImageHeaderError, readImageHeader, type ExifOrientation, type ImageHeader } from "@/lib/images/read-image-header";
+import { decodeWebp } from "@/lib/images/decode-webp";
+import { displayedSize, ImageHeaderError, readImageHeader, sniffImageFormat, type ExifOrientation, type ImageHeader } from "@/lib/images/read-image-header";
+import { readWebpHeader, type WebpHeader } from "@/lib/images/read-webp-header";
 import { FaceError } from "./face-error";
 
 /** Packed 8-bit RGB pixels, upright (EXIF orientation applied), at most `maxSide` on the long side. */
@@ -20,13 +22,14 @@ export const MAX_MEGAPIXELS = 25;
 const MAX_DECODE_MB = 512;
 
 /**
- * Decodes JPEG or PNG bytes (sniffed from content, never from a name) without native modules,
- * applies EXIF orientation, flattens alpha on white and box-downscales to `maxSide`.
+ * Decodes JPEG, PNG or WebP bytes (sniffed from content, never from a name) without native modules,
+ * applies EXIF orientation, flattens alpha on white and box-downscales to `maxSide`. The declared
+ * size is checked against MAX_MEGAPIXELS before any decoder runs (a "bomb" never allocates).
  */
-export function decodeImage(bytes: Uint8Array, maxSide = DEFAULT_MAX_SIDE): DecodedImage {
+export async function decodeImage(bytes: Uint8Array, maxSide = DEFAULT_MAX_SIDE): Promise<DecodedImage> {
   const header = readHeader(bytes);
   if (header.width * header.height > MAX_MEGAPIXELS * 1e6) throw new FaceError("INVALID_IMAGE", `más de ${MAX_MEGAPIXELS} megapíxeles`);
-  const raw = header.format === "jpeg" ? decodeJpeg(bytes) : decodePng(bytes);
+  const raw = header.format === "jpeg" ? decodeJpeg(bytes) : header.format === "png" ? decodePng(bytes) : await decodeWebpPixels(bytes);
   if (raw.width !== header.width || raw.height !== header.height) throw new FaceError("INVALID_IMAGE", "tamaño distinto del encabezado");
   const scale = Math.min(1, maxSide / Math.max(raw.width, raw.height));
   const small = scale < 1 ? boxDownscale(raw, Math.max(1, Math.round(raw.width * scale)), Math.max(1, Math.round(raw.height * scale))) : raw;
@@ -42,9 +45,9 @@ interface Rgb {
 }
 
 /** The shared header walk refuses truncated, garbled and unsupported files before any decoding. */
-function readHeader(bytes: Uint8Array): ImageHeader {
+function readHeader(bytes: Uint8Array): ImageHeader | WebpHeader {
   try {
-    return readImageHeader(bytes);
+    return sniffImageFormat(bytes) === "WebP" ? readWebpHeader(bytes) : readImageHeader(bytes);
   } catch (error) {
     if (error instanceof ImageHeaderError) throw new FaceError("INVALID_IMAGE", error.message);
     throw error;
@@ -68,6 +71,18 @@ function decodeJpeg(bytes: Uint8Array): Rgb {
   }
 }
 
+async function decodeWebpPixels(bytes: Uint8Array): Promise<Rgb> {
+  let rgba: Uint8ClampedArray;
+  let width: number;
+  let height: number;
+  try {
+    ({ data: rgba, width, height } = await decodeWebp(bytes));
+  } catch (error) {
+    throw new FaceError("INVALID_IMAGE", `WebP: ${(error as Error).message}`);
+  }
+  return { data: flattenOnWhite(rgba), width, height };
+}
+
 function decodePng(bytes: Uint8Array): Rgb {
   let png: PNG;
   try {
@@ -75,16 +90,20 @@ function decodePng(bytes: Uint8Array): Rgb {
   } catch (error) {
     throw new FaceError("INVALID_IMAGE", `PNG: ${(error as Error).message}`);
   }
-  // pngjs always yields 8-bit RGBA; transparent areas become white, as on a printed ID photo
-  const rgba = png.data;
-  const data = new Uint8Array(png.width * png.height * 3);
+  // pngjs always yields 8-bit RGBA
+  return { data: flattenOnWhite(png.data), width: png.width, height: png.height };
+}
+
+/** RGBA to RGB; transparent areas become white, as on a printed ID photo. */
+function flattenOnWhite(rgba: Uint8Array | Uint8ClampedArray): Uint8Array {
+  const data = new Uint8Array((rgba.length / 4) * 3);
   for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) {
     const alpha = rgba[i + 3] / 255;
     data[j] = Math.round(rgba[i] * alpha + 255 * (1 - alpha));
     data[j + 1] = Math.round(rgba[i + 1] * alpha + 255 * (1 - alpha));
     data[j + 2] = Math.round(rgba[i + 2] * alpha + 255 * (1 - alpha));
   }
-  return { data, width: png.width, height: png.height };
+  return data;
 }
 
 /** Area-average resize: no aliasing on large downscales, and one pass over the source. */

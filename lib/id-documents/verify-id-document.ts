@@ -53,7 +53,7 @@ const OCR_MAX_WIDTH = 1400;
 export async function verifyIdDocument(bytes: Uint8Array, expected: { docId: string; today?: Date }): Promise<IdDocumentCheck> {
   let image: DecodedImage;
   try {
-    image = decodeImage(bytes, 1600);
+    image = await decodeImage(bytes, 1600);
   } catch (error) {
     if (error instanceof FaceError) return { ok: false, reason: "id_document_unreadable" };
     throw error;

@@ -75,12 +75,18 @@ describe("readImageHeader over the shared fixtures", () => {
 
 // Stamp placement and face checks used to walk headers separately and disagree on some files.
 describe("stamp and faces read the same header from the same file", () => {
-  it.each(Object.keys(EXPECTED))("%s", (name) => {
+  it.each(Object.keys(EXPECTED))("%s", async (name) => {
     const bytes = read(name);
     const header = outcome(() => readImageHeader(bytes));
     const stamp = outcome(() => readStampImage(bytes, name));
-    const face = outcome(() => decodeImage(bytes));
+    const face = await decodeImage(bytes).catch((error: unknown) => outcome(() => { throw error; }));
 
+    if (header instanceof ImageHeaderError && header.format === "WebP") {
+      // a PDF cannot embed WebP, so the stamp refuses it; face checks decode it (lib/images/read-webp-header.ts)
+      expect(stamp).toMatchObject({ code: "INVALID_IMAGE", message: expect.stringContaining(header.message) });
+      expect(face).toMatchObject({ originalWidth: expect.any(Number) });
+      return;
+    }
     if (header instanceof ImageHeaderError) {
       // both refuse, with the same reason in their own words
       expect(stamp).toMatchObject({ code: "INVALID_IMAGE", message: expect.stringContaining(header.message) });

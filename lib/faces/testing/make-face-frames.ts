@@ -43,7 +43,7 @@ export interface FaceScene {
 
 /** A 640×480 scene of the one face in `photo`, placed and meshed, ready for `frameOf`. */
 export async function makeFaceScene(photo: Uint8Array): Promise<FaceScene> {
-  const rgba = sceneFromPhoto(photo, (await analyzeFace(photo, { multipleFaces: "largest" })).box);
+  const rgba = await sceneFromPhoto(photo, (await analyzeFace(photo, { multipleFaces: "largest" })).box);
   const placed = await analyzeFace(encodeFrame(rgba), { multipleFaces: "largest" });
   const { human } = await loadFaceEngine();
   return placeScene(rgba, placed.box, placed.mesh, human.faceTriangulation);
@@ -56,8 +56,8 @@ const MOUTH = [61, 291, 0, 17, 13, 14, 78, 308];
 const NOSE_TIP = 1;
 
 /** Crops `photo` to 640×480 around the face (`face` in photo pixels), the face about 42 % of the width. */
-export function sceneFromPhoto(photo: Uint8Array, face: Box): Buffer {
-  const image = decodeImage(photo);
+export async function sceneFromPhoto(photo: Uint8Array, face: Box): Promise<Buffer> {
+  const image = await decodeImage(photo);
   const k = image.width / image.originalWidth;
   const cx = (face.x + face.width / 2) * k;
   const cy = (face.y + face.height / 2) * k;
