@@ -21,6 +21,7 @@ const nextConfig = {
     "@tensorflow/tfjs-backend-wasm",
     "jpeg-js",
     "pngjs",
+    "@jsquash/webp",
     "fxa-common-password-list",
     "pino",
     "prom-client",

