@@ -90,7 +90,7 @@ export function RegistryPhotoForm({ locale, nationalities, person, onSaved }: Pr
           id={`${id}-photo`}
           ref={fileInput}
           type="file"
-          accept="image/jpeg,image/png"
+          accept="image/jpeg,image/png,image/webp"
           aria-invalid={!!errors.photo}
           aria-describedby={`${id}-photo-help`}
           onChange={(e) => void choose(e.target.files?.[0])}

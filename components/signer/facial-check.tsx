@@ -191,7 +191,7 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; attempts
                   <input
                     id="id-document"
                     type="file"
-                    accept="image/jpeg,image/png"
+                    accept="image/jpeg,image/png,image/webp"
                     capture="environment"
                     aria-describedby="id-document-hint"
                     onChange={async (event) => {

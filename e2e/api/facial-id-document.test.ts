@@ -2,6 +2,8 @@ import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCallbackCollector, type CallbackCollector } from "../fixtures/callback-collector";
 import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
+import { declareWebpSize, encodeWebp } from "@/lib/faces/testing/encode-webp";
+import { fixturePath } from "../../test/fixtures-dir";
 import { identityLevelPolicyOids } from "@/lib/identity-assurance/identity-level";
 import { ADMIN_API_SECRET, ADMIN_EMAIL, ADMIN_PASSWORD } from "../fixtures/start-test-server";
 import { staffCookie } from "../fixtures/staff-cookie";
@@ -270,5 +272,33 @@ describe("the ID document as the face reference", () => {
       status: 200,
       body: { status: "failed", reason: "not_live", attemptsLeft: 1 },
     });
+  }, 300_000);
+});
+
+describe("WebP reference photos", () => {
+  const putRegistryPhoto = (person: { nat: string; doc_id: string }, photo: Uint8Array) => {
+    const form = new FormData();
+    form.append("nat", person.nat);
+    form.append("doc_id", person.doc_id);
+    form.append("photo", new Blob([Buffer.from(photo)], { type: "image/webp" }), "photo.webp");
+    return fetch(`${seeded.server.baseUrl}/api/registry_photos`, { method: "PUT", headers: { authorization: `jwt-bearer ${adminToken}` }, body: form });
+  };
+  const portrait = new Uint8Array(fs.readFileSync(fixturePath("faces/person-a-obama/a1-id-portrait-413x531.jpg")));
+
+  it("a registry photo in WebP is accepted and matched; a WebP bomb (16384 × 16384 declared) is refused", async () => {
+    const person = signer({ signChallenges: ["facial"] });
+    const stored = await putRegistryPhoto(person, await encodeWebp(portrait));
+    expect(stored.status, await stored.clone().text()).toBe(201);
+    const { flow } = await identifiedSigner(person);
+    expect((await flow.confirmNames("Ana", "Soto")).status).toBe(200);
+    const { challenges, ticket } = await flow.startFacialTry();
+    expect(await answerOf(await flow.facialTry({ ticket, frames: framesFor(challenges, (c) => c as Pose) }))).toMatchObject({ body: { status: "passed" } });
+
+    // 268 megapixels declared by a 1 kB file: refused by its header, the decoder never allocates it (lib/images/read-webp-header.test.ts)
+    const bomb = declareWebpSize(await encodeWebp(portrait, { lossless: true, maxSide: 64 }), 16384, 16384);
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    const refused = await putRegistryPhoto(signer(), bomb);
+    expect([refused.status, await refused.text()]).toEqual([400, "bad request"]);
+    expect(decodeURIComponent(refused.headers.get("x-error-detail") ?? "")).toMatch(/megapíxeles/);
   }, 300_000);
 });

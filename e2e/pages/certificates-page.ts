@@ -49,14 +49,14 @@ export class CertificatesPage {
     const form = this.page.getByTestId("registry-upload-form");
     await form.getByLabel("Tipo de documento").selectOption(person.nat);
     await form.getByLabel("N.º de documento").fill(person.doc_id);
-    await form.getByLabel("Foto (JPEG o PNG)").setInputFiles(file);
+    await form.getByLabel("Foto (JPEG, PNG o WebP)").setInputFiles(file);
     await form.getByRole("button", { name: "Subir foto" }).click();
   }
 
   async replaceRegistryPhoto(person: { nat: string; doc_id: string }, file: string) {
     await this.registryRow(person).getByRole("button", { name: "Reemplazar" }).click();
     const dialog = this.page.getByRole("dialog", { name: `Reemplazar la foto de ${person.nat} ${person.doc_id}` });
-    await dialog.getByLabel("Foto (JPEG o PNG)").setInputFiles(file);
+    await dialog.getByLabel("Foto (JPEG, PNG o WebP)").setInputFiles(file);
     await dialog.getByRole("button", { name: "Subir foto" }).click();
     await expect(dialog).toBeHidden();
   }

@@ -45,7 +45,7 @@ test("an admin uploads a registry photo, sees it with a thumbnail, replaces it, 
   // a GIF is refused in the browser by the same schema the server uses; nothing is listed
   const gif = person();
   await certificates.uploadRegistryPhoto(gif, GIF);
-  await expect(certificates.registrySection().getByText("la imagen debe ser JPEG o PNG")).toBeVisible();
+  await expect(certificates.registrySection().getByText("la imagen debe ser JPEG, PNG o WebP")).toBeVisible();
   // a JPEG without a face passes the type check and is refused by the server's face analysis
   const noFace = person();
   await certificates.uploadRegistryPhoto(noFace, NO_FACE);

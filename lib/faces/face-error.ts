@@ -6,7 +6,7 @@ export type FaceErrorReason = "NO_FACE" | "MULTIPLE_FACES" | "INVALID_IMAGE" | "
 const faceErrors: Record<FaceErrorReason, { code: ErrorCode; message: string }> = {
   NO_FACE: { code: "VALIDATION", message: "No se detectó ningún rostro en la imagen." },
   MULTIPLE_FACES: { code: "VALIDATION", message: "Se detectó más de un rostro; la foto debe mostrar solo a una persona." },
-  INVALID_IMAGE: { code: "INVALID_IMAGE", message: "La imagen no es un JPEG o PNG válido." },
+  INVALID_IMAGE: { code: "INVALID_IMAGE", message: "La imagen no es un JPEG, PNG o WebP válido." },
   FACE_TOO_SMALL: { code: "VALIDATION", message: "El rostro es demasiado pequeño; acérquese a la cámara." },
 };
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { sniffImageFormat } from "@/lib/images/read-image-header";
 import type { Permission } from "@/lib/auth/roles";
 import { nationalIdProblem, normalizeDocId } from "@/lib/identity-registry/check-national-id";
 
@@ -10,14 +11,14 @@ export const MAX_REGISTRY_PHOTO_BYTES = 8 * 1024 * 1024;
  */
 export const REGISTRY_PHOTO_WRITE: Permission = "identity:registry";
 
-const isJpegOrPng = (bytes: Uint8Array) =>
-  (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) || (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47);
+/** The formats face checks decode (lib/faces/decode-image.ts); registries and phones export WebP too. */
+export const isFaceImageFormat = (bytes: Uint8Array) => ["jpeg", "png", "WebP"].includes(sniffImageFormat(bytes));
 
-/** A JPEG or PNG upload, sniffed from its content (the name and declared type are not trusted). */
+/** A JPEG, PNG or WebP upload, sniffed from its content (the name and declared type are not trusted). */
 export const ZFaceImage = z
   .instanceof(Uint8Array, { message: "falta la imagen" })
   .refine((bytes) => bytes.length > 0 && bytes.length <= MAX_REGISTRY_PHOTO_BYTES, "la imagen debe pesar entre 1 byte y 8 MB")
-  .refine(isJpegOrPng, "la imagen debe ser JPEG o PNG");
+  .refine(isFaceImageFormat, "la imagen debe ser JPEG, PNG o WebP");
 
 /**
  * PUT /api/registry_photos (multipart) and the dashboard's upload form and action: nat, doc_id and

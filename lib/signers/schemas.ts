@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { nationalities, nationalIdProblem, normalizeDocId } from "@/lib/identity-registry/check-national-id";
+import { isFaceImageFormat } from "@/lib/registry-photos/schemas";
 
 const checkDocId = (value: { nat: string; docId?: string }, ctx: z.RefinementCtx) => {
   if (value.docId !== undefined && nationalIdProblem(value.nat, value.docId)) ctx.addIssue({ code: "custom", path: ["docId"], message: "format" });
@@ -19,7 +20,6 @@ export const ZDeclineSignature = z.object({ reason: z.string().trim().min(3, "re
 export const FACIAL_FRAMES = { min: 3, max: 8, maxBytes: 1024 * 1024 } as const;
 
 const isJpeg = (b: Uint8Array) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
-const isJpegOrPng = (b: Uint8Array) => isJpeg(b) || (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47);
 
 /** POST /api/signer/<token>/facial (multipart): `frame` × 3–8 JPEGs in capture order, and `idDocument` when no registry photo exists. */
 export const ZFacialUpload = z.object({
@@ -29,7 +29,7 @@ export const ZFacialUpload = z.object({
     .max(FACIAL_FRAMES.max, `se esperan entre ${FACIAL_FRAMES.min} y ${FACIAL_FRAMES.max} imágenes`),
   idDocument: z
     .instanceof(Uint8Array)
-    .refine((b) => b.length <= 8 * 1024 * 1024 && isJpegOrPng(b), "la foto del documento debe ser JPEG o PNG de hasta 8 MB")
+    .refine((b) => b.length <= 8 * 1024 * 1024 && isFaceImageFormat(b), "la foto del documento debe ser JPEG, PNG o WebP de hasta 8 MB")
     .optional(),
   ticket: z.string({ error: "falta el ticket del reto (POST facial/challenge)" }).max(200),
 });
