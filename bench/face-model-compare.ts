@@ -4,10 +4,13 @@
 // other half, both ways round (2 folds), for the fixed split `calibrate --holdout` uses (every other
 // person by name) and for 20 seeded random splits. Prints figures only; it never asserts.
 //
-// usage: npx tsx bench/face-model-compare.ts [model ...]     (default: every bench/results/face-pairs-*.tsv)
+// usage: npx tsx bench/face-model-compare.ts [model ...] [--plot=FILE.svg]   (default: every bench/results/face-pairs-*.tsv)
+//        --plot draws the first model's DET curve over the held-out pairs of the fixed split, marking DEFAULT_FACE_MATCH_THRESHOLD
 import fs from "node:fs";
 import { CalibrationError, chooseThreshold, measureRates, type FacePair } from "@/lib/faces/calibrate-threshold";
 import { clopperPearson } from "@/lib/faces/clopper-pearson";
+import { drawDetCurve } from "@/lib/faces/draw-det-curve";
+import { DEFAULT_FACE_MATCH_THRESHOLD } from "@/lib/faces/match-faces";
 
 const FAR = 0.001;
 const RANDOM_SPLITS = 20;
@@ -43,8 +46,18 @@ function twoFolds(pairs: PersonPair[], half: Set<string>) {
 }
 
 function main(): void {
-  const models = process.argv.slice(2).length > 0 ? process.argv.slice(2) : fs.readdirSync("bench/results").filter((f) => /^face-pairs-.*\.tsv$/.test(f)).map((f) => f.slice(11, -4));
+  const args = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
+  const plot = process.argv.find((arg) => arg.startsWith("--plot="))?.slice(7);
+  const models = args.length > 0 ? args : fs.readdirSync("bench/results").filter((f) => /^face-pairs-.*\.tsv$/.test(f)).map((f) => f.slice(11, -4));
   console.log(`threshold chosen for FAR ≤ ${FAR * 100} % on one half of the people, rates measured on the other half (2 folds pooled)\n`);
+  if (plot) {
+    const pairs = readPairs(models[0]);
+    const people = [...new Set(pairs.flatMap((p) => p.people))].sort();
+    const half = new Set(people.filter((_, i) => i % 2 === 0));
+    const heldOut = pairs.filter((p) => half.has(p.people[0]) === half.has(p.people[1]));
+    fs.writeFileSync(plot, drawDetCurve(heldOut, { title: `${models[0]}: DET on the held-out pairs (15 people, each half held out once)`, threshold: DEFAULT_FACE_MATCH_THRESHOLD }));
+    console.log(`DET curve written to ${plot}\n`);
+  }
   for (const model of models) {
     const pairs = readPairs(model);
     try {
