@@ -94,6 +94,10 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+      console.error(`cannot read ${(error as NodeJS.ErrnoException).path}`);
+      process.exit(2);
+    }
     if (error instanceof UsageError || error instanceof CalibrationError || error instanceof RangeError) {
       console.error(`${error.message}\n\n${usage}`);
       process.exit(2);
