@@ -3,8 +3,8 @@
 // landmarks, aligned crop, descriptor; the largest face of each photo. face-api is not a dependency
 // of the app: install it somewhere and point FACE_API_DIR there (it brings its own tfjs).
 //
-// usage: FACE_API_DIR=/tmp/facemodels npx tsx bench/face-api-embeddings.ts
-//        (after: npm install --prefix /tmp/facemodels @vladmandic/face-api @tensorflow/tfjs @tensorflow/tfjs-backend-wasm)
+// usage: FACE_PHOTOS_DIR=<faces> FACE_API_DIR=<dir> npx tsx bench/face-api-embeddings.ts
+//        (after: npm install --prefix <dir> @vladmandic/face-api @tensorflow/tfjs @tensorflow/tfjs-backend-wasm)
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";

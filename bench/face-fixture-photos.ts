@@ -3,7 +3,19 @@ import fs from "node:fs";
 import path from "node:path";
 import { cosineSimilarity } from "@/lib/faces/cosine-similarity";
 
-export const FACES = "/work/shared/fixtures/faces";
+/**
+ * The whole labelled face collection (48 independent photos of 15 people, 19 MB) is not kept in the
+ * repository: the tests need a few of its photos, the model comparison needs all of them. Point
+ * FACE_PHOTOS_DIR at a copy of it (its calibration/people.tsv names the people).
+ */
+export const FACES = (() => {
+  const dir = process.env.FACE_PHOTOS_DIR;
+  if (!dir || !fs.existsSync(path.join(dir, "calibration", "people.tsv"))) {
+    console.error("FACE_PHOTOS_DIR must name the face photo collection (with calibration/people.tsv)");
+    process.exit(2);
+  }
+  return dir;
+})();
 
 /** Independent shots only: the id-portrait and selfie-like files are crops of these and would pair with themselves. */
 export function facePhotos(): { file: string; person: string }[] {

