@@ -14,7 +14,6 @@ import { firstSignatureCertificatesText, validatePdf } from "../fixtures/indepen
 import { login, processApi, signer, waitFor, type ProcessApi } from "../fixtures/process-api-client";
 import { posesOf, type Pose } from "../fixtures/scripted-camera";
 import { signerHttp } from "../fixtures/signer-http-flow";
-import { fixturePath } from "../../test/fixtures-dir";
 
 /**
  * The facial try over HTTP, without a registry photo: the ID document must be a current, non-sample
