@@ -4,7 +4,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { auditLog, organizationIdentityProviders, processEvents, processSigners } from "@/db/schema";
+import { auditLog, organizationIdentityProviders, organizations, processEvents, processSigners } from "@/db/schema";
 import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
 import { startMintedTokenProvider } from "@/lib/identity-assurance/eid/testing/minted-token-provider";
 import { describeIdentityProvider } from "@/lib/identity-assurance/eid/find-identity-provider";
@@ -38,6 +38,9 @@ beforeAll(async () => {
   op = await startMintedTokenProvider(CLIENT_ID);
   const { organization } = await createOrganization({ domain: "eid.test", ownerEmail: "o@eid.test", ownerPassword: "Owner-Password-1" }, db);
   caller = { credentialId: null as unknown as string, clientname: "api@eid.test", role: "admin", organizationId: organization.id, organizationDomain: organization.domain };
+  // the test provider listens on loopback, which only an organization the platform admin allowed
+  // private targets may use (issue 37)
+  await db.update(organizations).set({ allowPrivateCallbacks: true }).where(eq(organizations.id, organization.id));
 }, 60_000);
 afterAll(async () => {
   await op?.close();

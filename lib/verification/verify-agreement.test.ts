@@ -52,10 +52,10 @@ const TABLE: Record<string, Row> = {
   "qpdf-test-signed-incremental.pdf": { ours: "untrusted", validatePdf: "PASS", pdfsig: ["Signature is Valid."] },
   "signed-tampered-digest-mismatch.pdf": { ours: "invalid", validatePdf: "FAIL", pdfsig: ["Digest Mismatch."] },
   "signed-then-incremental-update.pdf": {
-    ours: "changed",
+    ours: "untrusted",
     validatePdf: "FAIL",
     pdfsig: ["Signature is Valid."],
-    why: "pdfsig checks the signed bytes only (it says 'Not total document signed'); validate-pdf and we report the unsigned revision",
+    why: "the unsigned revision only replaces /Info and every page renders as signed: we record it as a finding (issue 41, as DSS does); pdfsig checks the signed bytes only ('Not total document signed'); validate-pdf refuses any unsigned revision after the last signature",
   },
   "ur3-usage-rights-only.pdf": { ours: "unsigned", validatePdf: "FAIL", pdfsig: [] },
 };

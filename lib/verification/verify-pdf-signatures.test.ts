@@ -35,11 +35,18 @@ describe("verifyPdfSignatures over PDFs signed by other tools", () => {
     expect(verdict).toBe("invalid");
   });
 
-  test("a signature followed by an unsigned incremental update is intact but changed after signing", async () => {
+  // issue 41: an unsigned save that only replaces /Info changes nothing the signature covers and
+  // nothing visible, so it is recorded as a finding, not held against the signature (its forged
+  // counterpart, an unsigned save that draws over the text, is in verify-render-check.test.ts)
+  test("a signature followed by an unsigned incremental update of /Info is intact, modified after signing, and the update is a finding", async () => {
     const { signatures, verdict } = await verifyPdfSignatures(read("signed-then-incremental-update.pdf"), []);
-    expect(signatures).toMatchObject([{ integrity: "intact", modifiedAfter: true, coversWholeDocument: false, status: "changed" }]);
-    expect(signatures[0].changesAfter.map((change) => [change.revision, change.kind])).toContainEqual([2, "revision-without-signature"]);
-    expect(verdict).toBe("changed");
+    expect(signatures).toMatchObject([{ integrity: "intact", modifiedAfter: true, coversWholeDocument: false, status: "untrusted" }]);
+    expect(signatures[0].changesAfter).toEqual([]);
+    expect(signatures[0].allowedChangesAfter.map((change) => [change.revision, change.kind])).toEqual([
+      [2, "revision-without-signature"],
+      [2, "metadata"],
+    ]);
+    expect(verdict).toBe("untrusted");
   });
 
   test("two signatures: the first is followed by the second revision, the second covers the file", async () => {
