@@ -13,20 +13,20 @@ import { roleName } from "@/lib/i18n/role-names";
 type Values = z.input<typeof ZNewCredential>;
 
 /** Creates a process-API credential; the generated secret is shown once and never again. */
-export function CreateCredentialForm({ locale, domain }: { locale: Locale; domain: string }) {
+export function CreateCredentialForm({ locale, domain, mayGrant }: { locale: Locale; domain: string; mayGrant: boolean }) {
   const t = translatorFor(locale);
   const [created, setCreated] = useState<{ clientname: string; secret: string } | null>(null);
   const [error, setErrorText] = useState<string | null>(null);
   const { register, handleSubmit, reset, setError, formState: { errors, isSubmitting } } = useForm<Values>({
     resolver: zodResolver(ZNewCredential),
-    defaultValues: { role: "operator" },
+    defaultValues: { role: "operator", grants: [] },
   });
   const onSubmit = handleSubmit(async (values) => {
     const result = await createCredentialAction(values);
     if (result.ok && result.data) {
       setCreated(result.data);
       setErrorText(null);
-      reset({ clientname: "", role: "operator" });
+      reset({ clientname: "", role: "operator", grants: [] });
     } else if (!result.ok) {
       setErrorText(result.message);
       if (result.field === "clientname") setError("clientname", { message: result.message });
@@ -50,6 +50,12 @@ export function CreateCredentialForm({ locale, domain }: { locale: Locale; domai
           </select>
         </div>
       </div>
+      {mayGrant && (
+        <label className="row">
+          <input type="checkbox" value="identity:registry" {...register("grants")} />
+          {t("api.grantRegistry")}
+        </label>
+      )}
       <button className="button" type="submit" disabled={isSubmitting}>{t("api.create")}</button>
       {error && !errors.clientname && <p className="alert" role="alert">{error}</p>}
       {created && (

@@ -73,6 +73,12 @@ function SignatureCard({ index, signature: s, t, locale, timeZone }: { index: nu
                   {t.identityLevel[s.identityLevel]}
                   {s.signerOrganization ? ` — ${s.signerOrganization}` : ""}
                 </dd>
+                {s.eidIssuer && (
+                  <>
+                    <dt>{t.eidIssuer}</dt>
+                    <dd data-testid="verify-eid-issuer"><code style={{ overflowWrap: "anywhere" }}>{s.eidIssuer}</code></dd>
+                  </>
+                )}
               </>
             )}
           </>

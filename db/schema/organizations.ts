@@ -65,6 +65,11 @@ export const apiCredentials = pgTable(
      * credential before each got its own): revoked with that person's other credentials.
      */
     passwordOfUserId: uuid("password_of_user_id").references(() => users.id, { onDelete: "set null" }),
+    /**
+     * Permissions granted to this credential beyond its role (lib/auth/roles.ts `grantablePermissions`),
+     * each by a staff member who holds it: an operator credential that may supply registry portraits.
+     */
+    grants: jsonb("grants").$type<string[]>().notNull().default([]),
   },
   (t) => [uniqueIndex("api_credentials_org_clientname_key").on(t.organizationId, t.clientname)],
 );

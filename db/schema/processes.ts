@@ -105,6 +105,8 @@ export const processSigners = pgTable(
     /** Names the creator gave for this signer, only proposed to them on the identification step. */
     proposedPinfo: jsonb("proposed_pinfo").$type<SignerPinfo | null>(),
     namesConfirmedAt: timestamp("names_confirmed_at", { withTimezone: true }),
+    /** SHA-256 (hex) of the certificate the signer signed with: /api/verify finds our record of the signature by it. */
+    certificateSha256: text("certificate_sha256"),
     status: text("status", { enum: signerStatuses }).notNull().default("pending"),
     failedIdAttempts: integer("failed_id_attempts").notNull().default(0),
     facialAttempts: integer("facial_attempts").notNull().default(0),
@@ -120,6 +122,8 @@ export const processSigners = pgTable(
     // the staff home: signatures per day, and the few locked signers among many
     index("process_signers_org_signed_idx").on(t.organizationId, t.signedAt),
     index("process_signers_org_locked_idx").on(t.organizationId).where(sql`${t.lockedAt} is not null`),
+    // /api/verify: our record of the signature a certificate made
+    index("process_signers_certificate_sha256_idx").on(t.certificateSha256).where(sql`${t.certificateSha256} is not null`),
   ],
 );
 

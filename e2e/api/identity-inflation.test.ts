@@ -3,12 +3,14 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCredentials, organizations, users } from "@/db/schema";
 import { createCredential } from "@/lib/credentials/create-credential";
+import { setCredentialRole } from "@/lib/credentials/set-credential-role";
 import { createStaffUser } from "@/lib/organizations/create-staff-user";
 import { photographCard, type SpecimenCard } from "@/lib/id-documents/testing/make-specimen-card";
 import { fixturePath } from "../../test/fixtures-dir";
 import { ADMIN_API_SECRET, ADMIN_EMAIL, ADMIN_PASSWORD } from "../fixtures/start-test-server";
 import { SECRET, startSeededServer, type SeededServer } from "../fixtures/start-seeded-server";
 import { staffCookie } from "../fixtures/staff-cookie";
+import { callServerAction } from "../fixtures/server-action";
 import { uploadRegistryPhoto } from "../fixtures/signer-documents";
 import { firstSignatureCertificatesText, tempFile, validatePdf } from "../fixtures/independent-validators";
 import { login, processApi, signer, waitFor, type ProcessApi } from "../fixtures/process-api-client";
@@ -28,6 +30,10 @@ let adminToken: string;
 let organizationName = "";
 let poses: Record<Pose, Uint8Array>;
 const REVIEWER = "revisora@demo.local";
+const OPERATOR_STAFF = "operadora@demo.local";
+let registrarId = "";
+// what the use cases answer an operator who tries to grant identity:registry (seeded before the server starts)
+const operatorGrants: unknown[] = [];
 const PORTRAIT = "person-a-obama/a1-id-portrait-413x531.jpg";
 const people = { reviewed: signer({ doc_id: "52718364" }), sole: signer({ doc_id: "63829475" }), broken: signer({ doc_id: "74930586" }), ene: signer({ doc_id: "85041697" }), muestra: signer({ doc_id: "96152708" }) };
 const cards: Record<"reviewed" | "sole" | "broken" | "ene" | "muestra", SpecimenCard> = {
@@ -47,6 +53,12 @@ beforeAll(async () => {
     seed: async (db, orgs) => {
       await createCredential({ organizationId: orgs.shared.id, clientname: "operator@demo.local", secret: SECRET, role: "operator" }, db);
       await createStaffUser({ organizationId: orgs.shared.id, email: REVIEWER, password: ADMIN_PASSWORD, role: "admin" }, db);
+      await createStaffUser({ organizationId: orgs.shared.id, email: OPERATOR_STAFF, password: ADMIN_PASSWORD, role: "operator" }, db);
+      registrarId = (await createCredential({ organizationId: orgs.shared.id, clientname: "registro@demo.local", secret: SECRET, role: "operator" }, db)).id;
+      operatorGrants.push(
+        await setCredentialRole({ organizationId: orgs.shared.id, credentialId: registrarId, role: "operator", grants: ["identity:registry"], actor: OPERATOR_STAFF, grantorRole: "operator" }, db).catch((error: unknown) => error),
+        await createCredential({ organizationId: orgs.shared.id, clientname: "escalada@demo.local", secret: SECRET, role: "operator", grants: ["identity:registry"], grantorRole: "operator" }, db).catch((error: unknown) => error),
+      );
       // per-signer.test: its owner is the only reviewer, and owns the credential that creates processes
       const [owner] = await db.select().from(users).where(eq(users.email, `owner@${orgs.perSigner.domain}`));
       await db.update(apiCredentials).set({ passwordOfUserId: owner.id }).where(eq(apiCredentials.clientname, orgs.perSigner.admin));
@@ -129,6 +141,8 @@ describe("who supplies the reference, and whose session the proof is", () => {
     form.append("file", new Blob([pdf as BlobPart], { type: "application/pdf" }), "documento.pdf");
     const verified = (await (await fetch(`${base()}/api/verify`, { method: "POST", body: form })).json()) as { signatures: { identityLevel?: string; signerOrganization?: string }[] };
     expect(verified.signatures[0]).toMatchObject({ identityLevel: "registry", signerOrganization: organizationName });
+    // an eID provider is named only for our own eid signatures (e2e/api/signer-eid.test.ts)
+    expect(verified.signatures[0]).not.toHaveProperty("eidIssuer");
 
     const staff = await staffCookie(base(), ADMIN_EMAIL, ADMIN_PASSWORD);
     const evidence = await fetch(`${base()}/api/dashboard/processes/${encodeURIComponent(id)}/evidence`, { headers: { cookie: staff } });
@@ -140,6 +154,47 @@ describe("who supplies the reference, and whose session the proof is", () => {
     const audit = await (await fetch(`${base()}/audit`, { headers: { cookie: staff } })).text();
     expect(audit).toContain('title="registry_photo.saved"');
   }, 420_000);
+});
+
+describe("a credential may supply references only by its role or an explicit grant", () => {
+  it("an operator credential granted identity:registry by an admin uploads; without the grant, or granted by an operator, it gets 403; the grant is audited", async () => {
+    const person = signer();
+    const photo = fixturePath("faces", PORTRAIT);
+    const action = (exportedName: string) => ({ page: "/api-access", exportedName, file: "api-access/actions" });
+    const registrarToken = async () => login(base(), seeded.orgs.shared.domain, "registro@demo.local", SECRET);
+    // an operator may not grant it: the use case refuses their role, and the dashboard their request
+    expect(operatorGrants).toEqual([expect.objectContaining({ code: "FORBIDDEN" }), expect.objectContaining({ code: "FORBIDDEN" })]);
+    const operatorStaff = await staffCookie(base(), OPERATOR_STAFF, ADMIN_PASSWORD);
+    const refused = await callServerAction(base(), action("setCredentialRoleAction"), [{ credentialId: registrarId, role: "operator", grants: ["identity:registry"] }], operatorStaff);
+    expect(refused.result).toMatchObject({ ok: false });
+    const refusedCreate = await callServerAction(base(), action("createCredentialAction"), [{ clientname: "operada@demo.local", role: "operator", grants: ["identity:registry"] }], operatorStaff);
+    expect(refusedCreate.result).toMatchObject({ ok: false });
+    // the same role without the grant
+    expect((await uploadRegistryPhoto(base(), await registrarToken(), person, photo)).status).toBe(403);
+
+    // an admin grants it on edit: the same credential's next call may upload
+    const admin = await staffCookie(base(), REVIEWER, ADMIN_PASSWORD);
+    const granted = await callServerAction(base(), action("setCredentialRoleAction"), [{ credentialId: registrarId, role: "operator", grants: ["identity:registry"] }], admin);
+    expect(granted.result).toMatchObject({ ok: true });
+    expect((await uploadRegistryPhoto(base(), await registrarToken(), person, photo)).status).toBe(201);
+    const supplied = await created(person);
+    const flow = await session(supplied.link, person);
+    expect(await facialTry(flow)).toMatchObject({ body: { status: "passed" } });
+    expect((await record(supplied.id)).signers[0].sign_data.identity).toMatchObject({ level: "registry", referenceBy: { kind: "credential", name: "registro@demo.local" } });
+    // withdrawn, it is refused again; the grant still is not the operator role's
+    expect((await callServerAction(base(), action("setCredentialRoleAction"), [{ credentialId: registrarId, role: "operator", grants: [] }], admin)).result).toMatchObject({ ok: true });
+    expect((await uploadRegistryPhoto(base(), await registrarToken(), person, photo)).status).toBe(403);
+    expect((await uploadRegistryPhoto(base(), await login(base(), seeded.orgs.shared.domain, "operator@demo.local", SECRET), person, photo)).status).toBe(403);
+
+    // and granted when created
+    const made = await callServerAction<{ ok: boolean; data?: { secret: string } }>(base(), action("createCredentialAction"), [{ clientname: "registro2@demo.local", role: "operator", grants: ["identity:registry"] }], admin);
+    expect(made.result).toMatchObject({ ok: true });
+    const madeToken = await login(base(), seeded.orgs.shared.domain, "registro2@demo.local", made.result!.data!.secret);
+    expect((await uploadRegistryPhoto(base(), madeToken, signer(), photo)).status).toBe(201);
+
+    const audit = await (await fetch(`${base()}/audit`, { headers: { cookie: admin } })).text();
+    expect(audit).toContain('title="credential.granted"');
+  }, 300_000);
 });
 
 describe("reviews: the try, the session, the names and who approves", () => {

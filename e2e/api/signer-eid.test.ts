@@ -102,7 +102,7 @@ describe("a whole eID signature over HTTP", () => {
     // the provider's names are the signer's names: others are refused
     expect((await flow.confirmNames("Pedro", "Impostor")).status).toBe(400);
     expect((await flow.confirmNames("Ana María", "Quispe Rojas")).status).toBe(200);
-    const listed = async () => ((await (await api.list({ process_id: id })).json()) as { signatureProcesses: { status: string; documents: { id: string; pages: number }[]; signers: { sign_data: { identity?: unknown } }[] }[] }).signatureProcesses[0];
+    const listed = async () => ((await (await api.list({ process_id: id })).json()) as { signatureProcesses: { status: string; documents: { id: string; pages: number; url: string }[]; signers: { sign_data: { identity?: unknown } }[] }[] }).signatureProcesses[0];
     await flow.showEveryPage((await listed()).documents);
     const signed = await flow.sign();
     expect(signed.status, await signed.clone().text()).toBe(200);
@@ -110,6 +110,12 @@ describe("a whole eID signature over HTTP", () => {
     const record = await listed();
     expect(record.status).toBe("signed");
     expect(record.signers[0].sign_data.identity).toMatchObject({ level: "eid", method: "oidc", provider: op.issuer });
+    // /api/verify names the provider that vouched, from our record of this signature, next to the level and the organization
+    const pdf = new Uint8Array(await (await fetch(record.documents[0].url)).arrayBuffer());
+    const form = new FormData();
+    form.append("file", new Blob([pdf as BlobPart], { type: "application/pdf" }), "documento.pdf");
+    const verified = (await (await fetch(`${base}/api/verify`, { method: "POST", body: form })).json()) as { signatures: { identityLevel?: string; signerOrganization?: string; eidIssuer?: string }[] };
+    expect(verified.signatures[0]).toMatchObject({ identityLevel: "eid", eidIssuer: op.issuer, signerOrganization: expect.stringMatching(/\S/) });
     const delivered = await waitFor(async () => receiver.received.find((body) => body.id === id && body.status === "signed"), 60_000);
     expect(delivered.signers[0].sign_data.identity).toMatchObject({ level: "eid", method: "oidc", provider: op.issuer });
   }, 300_000);

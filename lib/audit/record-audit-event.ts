@@ -14,6 +14,7 @@ export type AuditAction =
   | "credential.created"
   | "credential.revoked"
   | "credential.role_changed"
+  | "credential.granted"
   | "process.created"
   | "process.modified"
   | "process.rejected"

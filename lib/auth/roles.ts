@@ -58,3 +58,15 @@ export const rolePermissions: Record<StaffRole | CredentialRole, readonly Permis
 export function can(role: StaffRole | CredentialRole, permission: Permission): boolean {
   return rolePermissions[role].includes(permission);
 }
+
+/**
+ * Permissions a staff member may grant one process-API credential beyond its role, and only if they
+ * hold the permission themselves (no one hands out more than they have).
+ */
+export const grantablePermissions = ["identity:registry"] as const satisfies readonly Permission[];
+export type GrantablePermission = (typeof grantablePermissions)[number];
+
+/** The role's permissions, or one granted to this credential by name. */
+export function callerCan(caller: { role: StaffRole | CredentialRole; grants?: readonly string[] }, permission: Permission): boolean {
+  return can(caller.role, permission) || (caller.grants ?? []).includes(permission);
+}

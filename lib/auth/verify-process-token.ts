@@ -12,6 +12,8 @@ export type ProcessCaller = {
   role: CredentialRole;
   organizationId: string;
   organizationDomain: string;
+  /** Permissions granted to this credential beyond its role (lib/auth/roles.ts `grantablePermissions`). */
+  grants?: readonly string[];
 };
 
 /**
@@ -40,5 +42,6 @@ export async function verifyProcessToken(token: string, { db, secretKey }: { db:
     role: row.credential.role,
     organizationId: row.organization.id,
     organizationDomain: row.organization.domain,
+    grants: row.credential.grants,
   };
 }

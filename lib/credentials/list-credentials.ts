@@ -9,6 +9,7 @@ export async function listCredentials(input: { organizationId: string }, db: Db)
       id: apiCredentials.id,
       clientname: apiCredentials.clientname,
       role: apiCredentials.role,
+      grants: apiCredentials.grants,
       revokedAt: apiCredentials.revokedAt,
       lastUsedAt: apiCredentials.lastUsedAt,
       createdAt: apiCredentials.createdAt,

@@ -2,7 +2,7 @@ import { getServices, type Services } from "@/lib/runtime/services";
 import { verifyStampToken } from "@/lib/auth/verify-stamp-token";
 import { verifyProcessToken, type ProcessCaller } from "@/lib/auth/verify-process-token";
 import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
-import { can, type Permission } from "@/lib/auth/roles";
+import { can, callerCan, type Permission } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
 import { errorResponse, type ApiFamily } from "./error-responses";
 import { readAuthorization } from "@/lib/request-reading/parse-input";
@@ -84,7 +84,7 @@ export function withProcessToken(permission: Permission, handler: Handler<Proces
     const token = readAuthorization(request, ["jwt-bearer", "bearer"]);
     if (!token) throw new AppError("UNAUTHORIZED");
     const caller = await timed("auth", () => verifyProcessToken(token, { db: context.services.db, secretKey: context.services.config.secretKey }));
-    if (!can(caller.role, permission)) throw new AppError("FORBIDDEN");
+    if (!callerCan(caller, permission)) throw new AppError("FORBIDDEN");
     return handler(request, { ...context, caller });
   });
 }

@@ -45,7 +45,7 @@ export type SignedDocument = {
  * the callback; with sign order, the next signer is notified. One transaction.
  */
 export async function completeSignerSignature(
-  input: { token: string; signerId: string; /** The signer session that signs: the one that proved the identity. */ sessionId?: string; signedDocuments: SignedDocument[]; signAction?: string; client?: SignerClient; padesLevel?: PadesLevel | null; /** The identity the certificate was issued for. */ identity?: SignerIdentity },
+  input: { token: string; signerId: string; /** The signer session that signs: the one that proved the identity. */ sessionId?: string; signedDocuments: SignedDocument[]; signAction?: string; client?: SignerClient; padesLevel?: PadesLevel | null; /** The identity the certificate was issued for. */ identity?: SignerIdentity; /** SHA-256 (hex) of that certificate: /api/verify finds this record by it. */ certificateSha256?: string },
   db: Db,
 ): Promise<{ processStatus: "pending" | "signed"; completed: boolean }> {
   return db.transaction(async (tx) => {
@@ -79,6 +79,7 @@ export async function completeSignerSignature(
         status: "signed",
         signedAt: now,
         signChallenges,
+        ...(input.certificateSha256 ? { certificateSha256: input.certificateSha256 } : {}),
         signData: { ...signer.signData, signAction: input.signAction ?? "sign", date: Math.floor(now.getTime() / 1000), result: "signed", identity: pickIdentity(input.identity ?? identity) },
       })
       .where(eq(processSigners.id, signer.id));

@@ -48,7 +48,7 @@ export async function signAsProcessSigner(input: SignAsProcessSignerInput, servi
   const produced = await timed("produce", () => produceSignedDocuments(plan, services));
   // records the signature; the last one concludes the process and queues its callback, in one transaction
   const completed = await timed("complete", () => completeSignerSignature(
-    { token: input.token, signerId: input.signerId, sessionId: input.sessionId, signedDocuments: produced.signedDocuments, signAction: "sign", client: input.client, padesLevel: plan.isLastSigner ? produced.padesLevel : undefined, identity: plan.proven },
+    { token: input.token, signerId: input.signerId, sessionId: input.sessionId, signedDocuments: produced.signedDocuments, signAction: "sign", client: input.client, padesLevel: plan.isLastSigner ? produced.padesLevel : undefined, identity: plan.proven, certificateSha256: createHash("sha256").update(plan.cmsSigner.certificateDer).digest("hex") },
     services.db,
   ));
   // only the last signer's file is measured; earlier signatures are counted as unmeasured

@@ -51,6 +51,13 @@ export type SignatureReport = {
   level?: PadesLevel;
   /** How strongly the signer was identified, from our certificatePolicies OID (lib/identity-assurance); only for trusted certificates. */
   identityLevel?: IdentityLevel;
+  /** SHA-256 (hex) of the signer certificate whose signature verified. */
+  signerCertificateSha256?: string;
+  /**
+   * For a process signature of this platform at level `eid`: the issuer of the eID provider that
+   * authenticated the signer, as our database recorded it for that signature (`sign_data.identity.provider`).
+   */
+  eidIssuer?: string;
   /** Index of the revision this signature closes (0: the original document). */
   revision?: number;
   chain: {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { PDFHexString, PDFName, PDFString, type PDFDict, type PDFObject, type PDFRef } from "pdf-lib";
 import type { LazyPdf } from "@/lib/pdf/open-lazy-pdf";
 import { checkCertificateChain, type ChainResult } from "./check-certificate-chain";
@@ -118,6 +119,7 @@ export async function verifyOneSignature(
   }
   if (!outcome.ok) return fail(outcome.reason, outcome.detail);
   check.signerCertificateDer = outcome.certificate;
+  report.signerCertificateSha256 = createHash("sha256").update(outcome.certificate).digest("hex");
   report.signer = commonName(outcome.certificate);
   const organization = organizationName(outcome.certificate);
   if (organization) report.signerOrganization = organization;

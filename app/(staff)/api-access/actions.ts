@@ -3,7 +3,6 @@
 import crypto from "node:crypto";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { credentialRoles } from "@/db/schema";
 import { runStaffAction, type ActionResult } from "@/lib/http/run-staff-action";
 import { parseWith } from "@/lib/request-reading/parse-input";
 import { createCredential } from "@/lib/credentials/create-credential";
@@ -12,17 +11,17 @@ import { revokeCredential } from "@/lib/credentials/revoke-credential";
 import { rotateCallbackSecret } from "@/lib/callbacks/rotate-callback-secret";
 import { callbackSecretOf } from "@/lib/callbacks/callback-secret";
 import { getOrganizationSettings } from "@/lib/organizations/get-organization-settings";
-import { ZNewCredential } from "@/lib/credentials/schemas";
+import { ZCredentialAccess, ZNewCredential } from "@/lib/credentials/schemas";
 
-const ZCredentialRole = z.object({ credentialId: z.uuid(), role: z.enum(credentialRoles) });
 const ZCredentialId = z.object({ credentialId: z.uuid() });
 
 /** The secret is generated here and returned once; only its argon2id hash is stored. */
 export async function createCredentialAction(input: unknown): Promise<ActionResult<{ clientname: string; secret: string }>> {
   return runStaffAction("credentials:manage", async (staff, { db }) => {
-    const { clientname, role } = parseWith(ZNewCredential, input);
+    const { clientname, role, grants } = parseWith(ZNewCredential, input);
     const secret = crypto.randomBytes(24).toString("base64url");
-    const row = await createCredential({ organizationId: staff.organizationId, clientname, secret, role, actor: staff.email }, db);
+    // the grantor's role: a grant they do not hold themselves is refused (lib/credentials/assert-may-grant.ts)
+    const row = await createCredential({ organizationId: staff.organizationId, clientname, secret, role, grants, actor: staff.email, grantorRole: staff.role }, db);
     revalidatePath("/api-access");
     return { message: `Credencial ${row.clientname} creada.`, data: { clientname: row.clientname, secret } };
   });
@@ -30,10 +29,10 @@ export async function createCredentialAction(input: unknown): Promise<ActionResu
 
 export async function setCredentialRoleAction(input: unknown): Promise<ActionResult> {
   return runStaffAction("credentials:manage", async (staff, { db }) => {
-    const { credentialId, role } = parseWith(ZCredentialRole, input);
-    const row = await setCredentialRole({ organizationId: staff.organizationId, credentialId, role, actor: staff.email }, db);
+    const { credentialId, role, grants } = parseWith(ZCredentialAccess, input);
+    const row = await setCredentialRole({ organizationId: staff.organizationId, credentialId, role, grants, actor: staff.email, grantorRole: staff.role }, db);
     revalidatePath("/api-access");
-    return { message: `${row.clientname}: rol ${row.role}.` };
+    return { message: `${row.clientname}: rol ${row.role}${row.grants.length ? ` + ${row.grants.join(", ")}` : ""}.` };
   });
 }
 

@@ -10,6 +10,7 @@ import { CallbackSecretCard } from "@/components/api-access/callback-secret-card
 import { formatDateTime } from "@/components/processes/format-date-time";
 import { roleName } from "@/lib/i18n/role-names";
 import { TokenNote } from "@/components/api-access/token-note";
+import { can } from "@/lib/auth/roles";
 
 export const dynamic = "force-dynamic";
 
@@ -22,6 +23,7 @@ export default async function ApiAccessPage() {
     listStampApiUsers({ organizationId: staff.organizationId }, db),
     getOrganizationSettings({ organizationId: staff.organizationId }, db),
   ]);
+  const mayGrant = can(staff.role, "identity:registry");
   const when = (d: Date | null | undefined) => (d ? formatDateTime(d, locale, staff.organizationTimeZone) : "—");
   return (
     <div className="stack">
@@ -40,14 +42,14 @@ export default async function ApiAccessPage() {
                   <td data-label={t("api.role")}>{roleName(c.role, t)}</td>
                   <td data-label={t("api.lastUsed")}>{when(c.lastUsedAt)}</td>
                   <td data-label={t("processes.status")}>{c.revokedAt ? <span className="badge badge-rejected">{t("api.revoked")}</span> : <span className="badge badge-active">{t("api.active")}</span>}</td>
-                  <td data-label="">{!c.revokedAt && <CredentialRowActions credentialId={c.id} clientname={c.clientname} role={c.role} locale={locale} />}</td>
+                  <td data-label="">{!c.revokedAt && <CredentialRowActions credentialId={c.id} clientname={c.clientname} role={c.role} grants={c.grants} mayGrant={mayGrant} locale={locale} />}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       </section>
-      <CreateCredentialForm locale={locale} domain={staff.organizationDomain} />
+      <CreateCredentialForm locale={locale} domain={staff.organizationDomain} mayGrant={mayGrant} />
       <section className="card">
         <h2>{t("api.stampUsers")}</h2>
         <p className="muted">{t("api.stampUsersHelp")}</p>
