@@ -180,6 +180,9 @@ describe("a credential may supply references only by its role or an explicit gra
     const supplied = await created(person);
     const flow = await session(supplied.link, person);
     expect(await facialTry(flow)).toMatchObject({ body: { status: "passed" } });
+    await flow.showEveryPage((await record(supplied.id)).documents);
+    const signed = await flow.sign();
+    expect(signed.status, await signed.clone().text()).toBe(200);
     expect((await record(supplied.id)).signers[0].sign_data.identity).toMatchObject({ level: "registry", referenceBy: { kind: "credential", name: "registro@demo.local" } });
     // withdrawn, it is refused again; the grant still is not the operator role's
     expect((await callServerAction(base(), action("setCredentialRoleAction"), [{ credentialId: registrarId, role: "operator", grants: [] }], admin)).result).toMatchObject({ ok: true });

@@ -16,4 +16,9 @@ export type CreateCredentialInput = z.input<typeof ZCreateCredential>;
 export const ZNewCredential = ZCreateCredential.pick({ clientname: true, role: true, grants: true });
 
 /** A credential's role and grants, as edited in the dashboard. */
-export const ZCredentialAccess = z.object({ credentialId: z.uuid(), role: z.enum(credentialRoles), grants: ZCreateCredential.shape.grants });
+export const ZCredentialAccess = z.object({
+  credentialId: z.uuid(),
+  role: z.enum(credentialRoles),
+  // absent keeps the credential's grants: a role change alone never withdraws one
+  grants: z.array(z.enum(grantablePermissions)).max(grantablePermissions.length).optional(),
+});
