@@ -18,7 +18,8 @@ function withNewPageText(signed: Uint8Array): Uint8Array {
   const { page, pageRef } = view(signed);
   const n = nextObjectNumber(signed);
   return appendRevision(signed, [
-    { num: n, body: streamBody("BT /F1 24 Tf 72 400 Td (Pagar 1.000.000) Tj ET") },
+    // a bar as well as the text: /F1 may be missing from the page, and then the text alone draws nothing
+    { num: n, body: streamBody("0 g 72 380 300 40 re f BT /F1 24 Tf 72 400 Td (Pagar 1.000.000) Tj ET") },
     { num: pageRef.objectNumber, body: edited(page, { Contents: `${n} 0 R` }) },
   ]);
 }
