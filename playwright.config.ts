@@ -49,8 +49,6 @@ export default defineConfig({
     stdout: "pipe",
     stderr: "pipe",
     env: {
-      // the bundled worker entry is a .ts asset since the pools moved into instrumentation's bundle: tsx compiles it
-      CPU_POOL_FROM_SOURCES: "1",
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
       DATA_DIR: process.env.E2E_DATA_DIR,

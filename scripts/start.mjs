@@ -8,9 +8,6 @@ import path from "node:path";
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
-// the bundled worker entry is emitted as a .ts asset since the pools moved into instrumentation's bundle
-// (known problem, see the closing note of stop 34): the workers are compiled from sources by tsx meanwhile
-process.env.CPU_POOL_FROM_SOURCES ??= "1";
 
 function newestSourceMtime(dir) {
   let newest = 0;

@@ -3,7 +3,7 @@
  * unlocks anything (PKCS11_PIN, SECRET_KEY, DATABASE_URL, S3 keys, TSA and SMTP credentials stay on
  * the main thread). A list of what is let in, so a new secret stays out without anyone thinking of it.
  */
-const WORKER_SETTINGS = ["NODE_ENV", "TZ", "LANG", "LC_ALL", "PATH", "HOME", "TMPDIR", "LOG_LEVEL", "SERVER_TIMING", "FACE_MATCH_THRESHOLD", "VITEST", "CPU_POOL_FROM_SOURCES"];
+const WORKER_SETTINGS = ["NODE_ENV", "TZ", "LANG", "LC_ALL", "PATH", "HOME", "TMPDIR", "LOG_LEVEL", "SERVER_TIMING", "FACE_MATCH_THRESHOLD", "VITEST"];
 
 export function workerEnvironment(env: Record<string, string | undefined>): Record<string, string> {
   const kept: Record<string, string> = {};

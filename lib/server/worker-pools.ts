@@ -43,13 +43,18 @@ const faceBusy = () => new AppError("BUSY", "El análisis facial no terminó a t
 /** A CRL check past its limits: the caller records the CRL as unavailable (fetch-outside-revocation.ts). */
 const crlUnavailable = ({ kind }: TaskLimit) => new Error(`the CRL check ran past its ${kind} limit`);
 
-/** Starts a worker on the app's entry: bundled by the build; from sources (vitest, tsx scripts) tsx compiles it. */
+/**
+ * Starts a worker on the app's entry. Built, the bundler compiles the entry into its own chunk only
+ * when it sees `new Worker(new URL(literal, import.meta.url), { literal options })`: with the options
+ * in a variable it copied cpu-worker.ts as a plain asset, which Node cannot run. Under vitest the
+ * sources run as they are, and tsx compiles the entry.
+ */
 function startAppWorker(options: { resourceLimits: NonNullable<ConstructorParameters<typeof Worker>[1]>["resourceLimits"]; env: Record<string, string> }): Worker {
-  if (process.env.VITEST || process.env.CPU_POOL_FROM_SOURCES) {
+  if (process.env.VITEST) {
     const entry = [process.cwd(), "lib", "server", "cpu-worker.ts"].join("/");
     return new Worker(`require("tsx/cjs"); require(${JSON.stringify(entry)});`, { eval: true, ...options });
   }
-  return new Worker(new URL("./cpu-worker.ts", import.meta.url), options);
+  return new Worker(new URL("./cpu-worker.ts", import.meta.url), { resourceLimits: options.resourceLimits, env: options.env });
 }
 
 /**
