@@ -1,24 +1,35 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { identityLevelPolicyOids } from "@/lib/identity-assurance/identity-level";
 import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
-import { ADMIN_EMAIL, ADMIN_API_SECRET, ADMIN_PASSWORD, ORG_DOMAIN } from "../fixtures/start-test-server";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN } from "../fixtures/start-test-server";
 import { login, processApi, signer, type ProcessApi } from "../fixtures/process-api-client";
 import { PHONE, DESKTOP } from "../fixtures/camera-browser";
 import { signInAs } from "../fixtures/dashboard";
 import { firstSignatureCertificatesText } from "../fixtures/independent-validators";
 import { posesOf, useScriptedCamera } from "../fixtures/scripted-camera";
+import { ApiAccessPage } from "../pages/api-access-page";
 import { SignerPage } from "../pages/signer-page";
 
 // A face match against the signer's own ID photo never signs by itself (issue 25): the signer waits
 // "under review", a staff member decides in the dashboard queue, and only an approval produces the
 // signature, whose certificate then names the document-reviewed level. OCR and face models run per
 // try on a shared machine: generous limits.
-let admin: ProcessApi;
+let integration: ProcessApi;
 const CARD_PORTRAIT = "person-a-obama/a1-id-portrait-413x531.jpg";
 
-test.beforeAll(async ({ baseURL }) => {
+// The processes come from an integration's own credential, as in production: the staff member who
+// reviews did not create them, so separation of duties (check-reviewer-independence.ts) lets them
+// approve however many other reviewers earlier specs added to the organization.
+test.beforeAll(async ({ baseURL, browser }) => {
   posesOf("A");
-  admin = processApi(baseURL!, await login(baseURL!, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_API_SECRET));
+  const staff = await browser.newPage();
+  await signInAs(staff, ADMIN_EMAIL, ADMIN_PASSWORD);
+  const access = new ApiAccessPage(staff);
+  await access.open();
+  const clientname = `integracion-${Date.now().toString(36)}@${ORG_DOMAIN}`;
+  const secret = await access.createCredential(clientname, "operator");
+  await staff.close();
+  integration = processApi(baseURL!, await login(baseURL!, ORG_DOMAIN, clientname, secret));
 });
 
 type Size = typeof PHONE | typeof DESKTOP;
@@ -26,7 +37,7 @@ type Size = typeof PHONE | typeof DESKTOP;
 /** A signer whose live face matched a made-up card bearing their number: the page says "under review". */
 async function underReview(browser: Browser, size: Size) {
   const person = signer();
-  const created = await admin.create({ signers: [person], description: "Identidad con DNI en revisión" });
+  const created = await integration.create({ signers: [person], description: "Identidad con DNI en revisión" });
   expect(created.status).toBe(201);
   const { id, msg: link } = (await created.json()) as { id: string; msg: string };
   const identity = await browser.newContext(size);
@@ -83,7 +94,7 @@ for (const [label, size] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
       await page.page.reload();
       await expect(page.page.getByTestId("signed-receipt")).toBeVisible({ timeout: 5_000 });
     }).toPass({ timeout: 180_000 });
-    const record = (await (await admin.list({ process_id: id })).json()) as { signatureProcesses: { status: string; documents: { url: string }[]; signers: { sign_data: { identity?: { level: string } } }[] }[] };
+    const record = (await (await integration.list({ process_id: id })).json()) as { signatureProcesses: { status: string; documents: { url: string }[]; signers: { sign_data: { identity?: { level: string } } }[] }[] };
     const process = record.signatureProcesses[0];
     expect(process.status).toBe("signed");
     expect(process.signers[0].sign_data.identity).toMatchObject({ level: "document-reviewed", reviewedBy: ADMIN_EMAIL });
