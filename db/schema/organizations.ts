@@ -18,6 +18,11 @@ export const organizations = pgTable(
     timeZone: text("time_zone").notNull().default("America/Lima"),
     /** The callback HMAC secret is derived from SECRET_KEY, the organization id and this version; bump it to rotate. */
     callbackSecretVersion: integer("callback_secret_version").notNull().default(1),
+    /**
+     * Until when callbacks are also signed with the previous version's secret (version - 1): set when a
+     * departure rotates it, so receivers have 24 h to take the new one; null after a manual rotation.
+     */
+    callbackSecretPreviousUntil: timestamp("callback_secret_previous_until", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("organizations_domain_key").on(t.domain)],
@@ -70,6 +75,10 @@ export const apiCredentials = pgTable(
      * each by a staff member who holds it: an operator credential that may supply registry portraits.
      */
     grants: jsonb("grants").$type<string[]>().notNull().default([]),
+    /** The staff member who created it and saw its secret: their removal revokes it unless an owner re-assigns it. */
+    createdByUserId: uuid("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** Bumped when the secret is replaced; process tokens carry it, so tokens of the old secret end at once. */
+    secretGeneration: integer("secret_generation").notNull().default(1),
   },
   (t) => [uniqueIndex("api_credentials_org_clientname_key").on(t.organizationId, t.clientname)],
 );

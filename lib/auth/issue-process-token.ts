@@ -54,7 +54,8 @@ async function issueFor(row: NonNullable<Awaited<ReturnType<typeof checkCredenti
       tx,
     );
   });
-  return new SignJWT({ org: row.organization.id, role: row.credential.role })
+  // gen: a token of a secret that was since replaced (a re-assignment) stops working
+  return new SignJWT({ org: row.organization.id, role: row.credential.role, gen: row.credential.secretGeneration })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(row.credential.id)
     .setIssuedAt()

@@ -18,13 +18,15 @@ export type ProcessCaller = {
 
 /**
  * The credential behind a process-API token. The credential and its organization are re-read on
- * every call, so revocation and suspension take effect at once.
+ * every call, so revocation, suspension and a replaced secret take effect at once.
  */
 export async function verifyProcessToken(token: string, { db, secretKey }: { db: Db; secretKey: Uint8Array }): Promise<ProcessCaller> {
   let subject: string | undefined;
+  let generation: unknown;
   try {
     const { payload } = await jwtVerify(token, deriveKey(secretKey, "process-api-jwt"), { algorithms: ["HS256"] });
     subject = payload.sub;
+    generation = payload.gen;
   } catch {
     throw new AppError("UNAUTHORIZED");
   }
@@ -36,6 +38,8 @@ export async function verifyProcessToken(token: string, { db, secretKey }: { db:
     .where(and(eq(apiCredentials.id, subject), isNull(apiCredentials.revokedAt)))
     .limit(1);
   if (!row || row.organization.status !== "active") throw new AppError("UNAUTHORIZED");
+  // tokens issued before generations existed carry none: they belong to the first secret
+  if ((generation ?? 1) !== row.credential.secretGeneration) throw new AppError("UNAUTHORIZED");
   return {
     credentialId: row.credential.id,
     clientname: row.credential.clientname,

@@ -9,7 +9,7 @@ import { selfieLinkUrl } from "@/lib/processes/selfie-link";
 import { formatProcess } from "@/lib/processes/format-process";
 import { loadProcessRecords } from "@/lib/processes/load-process-records";
 import type { LinkSettings } from "@/lib/processes/link-token";
-import { callbackEventOf, callbackSecretOf, callbackSignature, standardWebhookHeaders } from "./callback-secret";
+import { callbackEventOf, callbackSigningSecrets, callbackSignature, standardWebhookHeaders } from "./callback-secret";
 import { BlockedTargetError, postWebhook } from "@/lib/outbound-http/post-webhook";
 
 export const CALLBACK_TIMEOUT_MS = 10_000;
@@ -17,10 +17,10 @@ export const CALLBACK_TIMEOUT_MS = 10_000;
 /**
  * outbox `callback.deliver` {processId, status}: POSTs the process payload (epoch-second dates, fresh
  * 120 s document links) signed with the organization's secret, as `X-Signature` and as Standard
- * Webhooks headers whose `webhook-id` is the same on every retry of the event. Any 2xx is delivered; every try is
+ * Webhooks headers (with the previous secret too while a rotation overlaps) whose `webhook-id` is the same on every retry of the event. Any 2xx is delivered; every try is
  * logged in outbox_attempts; the dispatcher retries failures with backoff (decision 16).
  */
-export async function deliverCallback(job: ClaimedJob, { db, settings }: { db: Db; settings: LinkSettings }): Promise<void> {
+export async function deliverCallback(job: ClaimedJob, { db, settings, clock = Date.now }: { db: Db; settings: LinkSettings; clock?: () => number }): Promise<void> {
   const payload = readJobPayload(job, ["callback.deliver"]);
   const processId = payload.processId;
   const [row] = await db
@@ -32,11 +32,12 @@ export async function deliverCallback(job: ClaimedJob, { db, settings }: { db: D
   if (!row) throw new PermanentJobFailure(`process ${processId} not found`);
   if (!row.process.urlCallback) return;
   const [record] = await loadProcessRecords([row.process], db);
-  const now = Date.now();
+  const now = clock();
   const body = JSON.stringify(formatProcess(record, { dates: "epoch", documentUrl: (d) => documentLinkUrl(d, settings, now), selfieUrl: (o) => selfieLinkUrl(o, settings, now) }));
   // the event was fixed when the job was queued; rows queued before that carry only the process id
   const event = payload.status !== undefined ? callbackEventOf(processId, payload.status) : callbackEventOf(processId, row.process.status);
-  const secret = callbackSecretOf(settings.secretKey, row.organization.id, row.organization.callbackSecretVersion);
+  // X-Signature keeps one value (decision 16): the current secret; the Standard Webhooks header carries both during an overlap
+  const [secret, ...previous] = callbackSigningSecrets(settings.secretKey, row.organization, now);
   const started = Date.now();
   const log = (outcome: "delivered" | "failed", detail: string) =>
     db.insert(outboxAttempts).values({ outboxId: job.id, attempt: job.attempts, outcome, detail: detail.slice(0, 500), durationMs: Date.now() - started });
@@ -46,7 +47,7 @@ export async function deliverCallback(job: ClaimedJob, { db, settings }: { db: D
       headers: {
         "x-signature": callbackSignature(secret, body),
         "x-firmaviva-event": event.event,
-        ...standardWebhookHeaders(secret, { id: event.webhookId, timestamp: Math.floor(Date.now() / 1000), body }),
+        ...standardWebhookHeaders([secret, ...previous], { id: event.webhookId, timestamp: Math.floor(now / 1000), body }),
       },
       allowPrivate: row.organization.allowPrivateCallbacks,
       timeoutMs: CALLBACK_TIMEOUT_MS,

@@ -12,9 +12,9 @@ import { assertMayGrant } from "./assert-may-grant";
 
 /**
  * A process-API credential. The secret is stored only as an argon2id hash. `actor` is who created it,
- * for the audit log; `grantorRole` is their role, which must hold every permission in `grants`.
+ * for the audit log, and `createdByUserId` the staff member who saw the secret (their removal ends it); `grantorRole` is their role, which must hold every permission in `grants`.
  */
-export async function createCredential(input: CreateCredentialInput & { actor?: string; grantorRole?: StaffRole }, db: Db) {
+export async function createCredential(input: CreateCredentialInput & { actor?: string; grantorRole?: StaffRole; createdByUserId?: string }, db: Db) {
   const data = ZCreateCredential.parse(input);
   assertMayGrant(data.grants, input.grantorRole ? { role: input.grantorRole } : undefined);
   const secretHash = await hashPassword(data.secret);
@@ -22,7 +22,7 @@ export async function createCredential(input: CreateCredentialInput & { actor?: 
     return await db.transaction(async (tx) => {
       const [row] = await tx
         .insert(apiCredentials)
-        .values({ organizationId: data.organizationId, clientname: data.clientname, secretHash, role: data.role, grants: data.grants })
+        .values({ organizationId: data.organizationId, clientname: data.clientname, secretHash, role: data.role, grants: data.grants, createdByUserId: input.createdByUserId })
         .returning({ id: apiCredentials.id, clientname: apiCredentials.clientname, role: apiCredentials.role, grants: apiCredentials.grants });
       await recordAuditEvent(
         { organizationId: data.organizationId, actor: input.actor ?? "system", action: "credential.created", target: row.clientname, detail: { credentialId: row.id, role: row.role, grants: row.grants } },

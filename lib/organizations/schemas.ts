@@ -27,6 +27,12 @@ export const ZCreateStaffUser = z.object({
 });
 export type CreateStaffUserInput = z.input<typeof ZCreateStaffUser>;
 
+/** Removing a staff member; `reassign` names credentials they created that the owner keeps (new secrets). */
+export const ZStaffRemoval = z.object({
+  userId: z.uuid(),
+  reassign: z.array(z.uuid()).max(100).default([]),
+});
+
 /**
  * The owner's settings. Strict: a request that also names `allowPrivateCallbacks` (the SSRF guard,
  * a platform decision) is refused as a whole, not silently trimmed.

@@ -9,8 +9,7 @@ import { createCredential } from "@/lib/credentials/create-credential";
 import { setCredentialRole } from "@/lib/credentials/set-credential-role";
 import { revokeCredential } from "@/lib/credentials/revoke-credential";
 import { rotateCallbackSecret } from "@/lib/callbacks/rotate-callback-secret";
-import { callbackSecretOf } from "@/lib/callbacks/callback-secret";
-import { getOrganizationSettings } from "@/lib/organizations/get-organization-settings";
+import { revealCallbackSecret } from "@/lib/callbacks/reveal-callback-secret";
 import { ZCredentialAccess, ZNewCredential } from "@/lib/credentials/schemas";
 
 const ZCredentialId = z.object({ credentialId: z.uuid() });
@@ -21,7 +20,7 @@ export async function createCredentialAction(input: unknown): Promise<ActionResu
     const { clientname, role, grants } = parseWith(ZNewCredential, input);
     const secret = crypto.randomBytes(24).toString("base64url");
     // the grantor's role: a grant they do not hold themselves is refused (lib/credentials/assert-may-grant.ts)
-    const row = await createCredential({ organizationId: staff.organizationId, clientname, secret, role, grants, actor: staff.email, grantorRole: staff.role }, db);
+    const row = await createCredential({ organizationId: staff.organizationId, clientname, secret, role, grants, actor: staff.email, grantorRole: staff.role, createdByUserId: staff.userId }, db);
     revalidatePath("/api-access");
     return { message: `Credencial ${row.clientname} creada.`, data: { clientname: row.clientname, secret } };
   });
@@ -45,16 +44,17 @@ export async function revokeCredentialAction(input: unknown): Promise<ActionResu
   });
 }
 
+/** Each reveal is audited with who saw which version: their removal rotates it. */
 export async function revealCallbackSecretAction(): Promise<ActionResult<string>> {
   return runStaffAction("credentials:manage", async (staff, { db, config }) => {
-    const organization = await getOrganizationSettings({ organizationId: staff.organizationId }, db);
-    return { message: `v${organization.callbackSecretVersion}`, data: callbackSecretOf(config.secretKey, organization.id, organization.callbackSecretVersion) };
+    const { version, secret } = await revealCallbackSecret({ organizationId: staff.organizationId, userId: staff.userId, actor: staff.email }, { db, secretKey: config.secretKey });
+    return { message: `v${version}`, data: secret };
   });
 }
 
 export async function rotateCallbackSecretAction(): Promise<ActionResult> {
   return runStaffAction("credentials:manage", async (staff, { db }) => {
-    const version = await rotateCallbackSecret({ organizationId: staff.organizationId }, db);
+    const version = await rotateCallbackSecret({ organizationId: staff.organizationId, actor: staff.email, overlap: false, reason: "rotated from the dashboard" }, db);
     revalidatePath("/api-access");
     return { message: `Secreto de callback rotado: versión ${version}.` };
   });

@@ -4,7 +4,8 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { runStaffAction, type ActionResult } from "@/lib/http/run-staff-action";
 import { parseWith } from "@/lib/request-reading/parse-input";
-import { ZNewStaffUser, type OrganizationSettingsInput } from "@/lib/organizations/schemas";
+import { ZNewStaffUser, ZStaffRemoval, type OrganizationSettingsInput } from "@/lib/organizations/schemas";
+import type { ReassignedCredential } from "@/lib/credentials/settle-departed-credentials";
 import { updateOrganizationSettings } from "@/lib/organizations/update-organization-settings";
 import { createStaffUser } from "@/lib/organizations/create-staff-user";
 import { disableStaffUser } from "@/lib/organizations/disable-staff-user";
@@ -29,12 +30,15 @@ export async function addStaffUserAction(input: unknown): Promise<ActionResult> 
   });
 }
 
-export async function removeStaffUserAction(input: unknown): Promise<ActionResult> {
+/** The new secrets of re-assigned credentials come back once, to the owner who removed the person. */
+export async function removeStaffUserAction(input: unknown): Promise<ActionResult<ReassignedCredential[]>> {
   return runStaffAction("organization:manage", async (staff, { db }) => {
-    const { userId } = parseWith(z.object({ userId: z.uuid() }), input);
-    const row = await disableStaffUser({ organizationId: staff.organizationId, userId, actingUserId: staff.userId, actor: staff.email }, db);
+    const { userId, reassign } = parseWith(ZStaffRemoval, input);
+    const row = await disableStaffUser({ organizationId: staff.organizationId, userId, actingUserId: staff.userId, actor: staff.email, reassign }, db);
     revalidatePath("/organization");
-    return { message: `${row.email} ya no tiene acceso.` };
+    revalidatePath("/api-access");
+    const rotated = row.callbackSecretRotated ? " El secreto de callback que vio fue rotado; el anterior se acepta 24 h." : "";
+    return { message: `${row.email} ya no tiene acceso.${rotated}`, data: row.reassigned };
   });
 }
 
