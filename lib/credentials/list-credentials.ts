@@ -13,6 +13,7 @@ export async function listCredentials(input: { organizationId: string }, db: Db)
       revokedAt: apiCredentials.revokedAt,
       lastUsedAt: apiCredentials.lastUsedAt,
       createdAt: apiCredentials.createdAt,
+      createdByUserId: apiCredentials.createdByUserId,
     })
     .from(apiCredentials)
     .where(eq(apiCredentials.organizationId, input.organizationId))

@@ -4,6 +4,7 @@ import { getTranslator } from "@/lib/i18n/get-translator";
 import { getServices } from "@/lib/runtime/services";
 import { getOrganizationSettings } from "@/lib/organizations/get-organization-settings";
 import { listStampApiUsers } from "@/lib/organizations/list-stamp-api-users";
+import { listCredentials } from "@/lib/credentials/list-credentials";
 import { listDevMailbox } from "@/lib/notifications/list-dev-mailbox";
 import { SettingsForm } from "@/components/organization/settings-form";
 import { AddStaffForm } from "@/components/organization/add-staff-form";
@@ -24,12 +25,19 @@ export default async function OrganizationPage() {
   const { t, locale } = await getTranslator();
   const { db, config } = await getServices();
   const devMailbox = !config.SMTP_URL;
-  const [organization, members, mailbox, identityProvider] = await Promise.all([
+  const [organization, members, credentials, mailbox, identityProvider] = await Promise.all([
     getOrganizationSettings({ organizationId: staff.organizationId }, db),
     listStampApiUsers({ organizationId: staff.organizationId }, db),
+    owner ? listCredentials({ organizationId: staff.organizationId }, db) : Promise.resolve([]),
     devMailbox ? listDevMailbox({ organizationId: staff.organizationId, limit: 20 }, db) : Promise.resolve([]),
     describeIdentityProvider({ organizationId: staff.organizationId }, db),
   ]);
+  // the removal dialog lists the active credentials each person created (they saw those secrets)
+  const createdBy = new Map<string, { id: string; clientname: string }[]>();
+  for (const c of credentials) {
+    if (c.revokedAt || !c.createdByUserId) continue;
+    createdBy.set(c.createdByUserId, [...(createdBy.get(c.createdByUserId) ?? []), { id: c.id, clientname: c.clientname }]);
+  }
   return (
     <div className="stack">
       <h1>{t("nav.organization")}: {organization.displayName}</h1>
@@ -68,10 +76,10 @@ export default async function OrganizationPage() {
                   <td data-label={t("processes.status")}>{m.disabled ? <span className="badge badge-suspended">{t("api.disabled")}</span> : <span className="badge badge-active">{t("api.active")}</span>}</td>
                   {owner && (
                     <td data-label="">
-                      {!m.disabled && m.id !== staff.userId && (
+                      {m.id !== staff.userId && (
                         <>
-                          <ResetPasswordForm userId={m.id} email={m.email} locale={locale} />
-                          <RemoveStaffButton userId={m.id} email={m.email} locale={locale} />
+                          {!m.disabled && <ResetPasswordForm userId={m.id} email={m.email} locale={locale} />}
+                          <RemoveStaffButton userId={m.id} email={m.email} removed={m.disabled} credentials={createdBy.get(m.id) ?? []} domain={staff.organizationDomain} locale={locale} />
                         </>
                       )}
                     </td>
