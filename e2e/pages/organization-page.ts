@@ -27,6 +27,20 @@ export class OrganizationPage {
     await expect(this.staffRow(email)).toContainText("Deshabilitado");
   }
 
+  /** Removes someone, keeping the named credentials they created; returns the new secrets shown once. */
+  async removeStaffKeeping(email: string, keep: string[]): Promise<Record<string, string>> {
+    await this.staffRow(email).getByRole("button", { name: "Quitar acceso" }).click();
+    const dialog = this.page.getByRole("dialog", { name: `¿Quitar el acceso de ${email}?` });
+    for (const clientname of keep) await dialog.getByRole("checkbox", { name: `Conservar con un secreto nuevo: ${clientname}` }).check();
+    await dialog.getByRole("button", { name: "Quitar acceso" }).click();
+    await expect(this.staffRow(email)).toContainText("Deshabilitado");
+    const shown = this.staffRow(email).getByTestId("reassigned-secrets");
+    await expect(shown).toBeVisible();
+    const secrets: Record<string, string> = {};
+    for (const clientname of keep) secrets[clientname] = (await shown.locator(`[data-clientname="${clientname}"]`).textContent())!.trim();
+    return secrets;
+  }
+
   async setRequireApproval(on: boolean) {
     await this.page.getByLabel("Los procesos nuevos requieren aprobación antes de notificar").setChecked(on);
     await this.page.getByRole("button", { name: "Guardar" }).click();

@@ -20,6 +20,32 @@ test("an admin creates a credential that works at once, then revokes it", async 
   expect((await loginWith(page.request, clientname, secret)).status()).toBe(404);
 });
 
+test("removing an admin revokes the credentials they created, except one the owner keeps in the dialog with a new secret shown once", async ({ adminPage: page, browser }) => {
+  const organization = new OrganizationPage(page);
+  const admin = { email: `${unique("saliente")}@demo.local`, password: "Leaving-Admin-Pass-1" };
+  await organization.open();
+  await organization.addStaff(admin.email, admin.password, "admin");
+  const context = await browser.newContext();
+  const adminPage = await context.newPage();
+  await signInAs(adminPage, admin.email, admin.password);
+  const access = new ApiAccessPage(adminPage);
+  const [dropped, kept] = [`${unique("ci-baja")}@demo.local`, `${unique("ci-sigue")}@demo.local`];
+  await access.open();
+  const droppedSecret = await access.createCredential(dropped, "operator");
+  await access.open();
+  const keptSecret = await access.createCredential(kept, "operator");
+  await context.close();
+
+  await organization.open();
+  // the dialog lists what the person created (closed, so read as text)
+  await expect(organization.staffRow(admin.email).getByTestId("created-credentials")).toContainText(dropped);
+  const secrets = await organization.removeStaffKeeping(admin.email, [kept]);
+  expect(secrets[kept]).not.toBe(keptSecret);
+  expect((await loginWith(page.request, dropped, droppedSecret)).status()).toBe(404);
+  expect((await loginWith(page.request, kept, keptSecret)).status()).toBe(404);
+  expect((await loginWith(page.request, kept, secrets[kept])).status()).toBe(200);
+});
+
 test("a viewer is refused creation and rejection, even by URL, and loses access when removed", async ({ adminPage: page, api, browser }) => {
   const processId = await api.seedProcess();
   const organization = new OrganizationPage(page);
