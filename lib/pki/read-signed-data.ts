@@ -68,11 +68,29 @@ const octets = (block: unknown) => octetStringContent(block, "OCTET STRING", mal
  * objects with their schema matching for every block cost about four times the parse itself.
  */
 export function readSignedData(bytes: Uint8Array, options: SignedDataReadingOptions = {}): SignedDataReading {
-  const { signerIndex = 0, readCertificate } = options;
   const { parsed, certificatesDer: unparsedCertificates } = parseCmsAroundCertificates(bytes);
   if (parsed.offset === -1 || parsed.result.error) throw new Error("not a CMS structure");
-  const der = new Uint8Array(bytes.subarray(0, parsed.offset));
-  const contentInfo = fieldsOf(parsed.result, contentInfoFields, "ContentInfo");
+  return readContentInfo(parsed.result, new Uint8Array(bytes.subarray(0, parsed.offset)), unparsedCertificates, options);
+}
+
+/** The trees of a reading's signature time-stamp tokens, parsed with its CMS: a token is read from them, not parsed again. */
+const tokenTrees = new WeakMap<SignedDataReading, asn1js.AsnType[]>();
+
+/**
+ * Signature time-stamp token `index` of a CMS reading, read as readSignedData reads its bytes
+ * (`timeStampTokensDer[index]`) but from the tree parsed with the CMS, not parsed a second time.
+ * Throws as readSignedData throws on those bytes.
+ */
+export function readTimeStampToken(cms: SignedDataReading, index: number, options: SignedDataReadingOptions = {}): SignedDataReading {
+  const tokenDer = cms.timeStampTokensDer[index];
+  if (!tokenDer) throw new Error(`the CMS has no time-stamp token ${index}`);
+  const tree = tokenTrees.get(cms)?.[index];
+  return tree ? readContentInfo(tree, new Uint8Array(tokenDer), undefined, options) : readSignedData(tokenDer, options);
+}
+
+function readContentInfo(root: asn1js.AsnType, der: Uint8Array, unparsedCertificates: Uint8Array[] | undefined, options: SignedDataReadingOptions): SignedDataReading {
+  const { signerIndex = 0, readCertificate } = options;
+  const contentInfo = fieldsOf(root, contentInfoFields, "ContentInfo");
   if (!isObjectIdentifier(contentInfo[0]) || oidOf(contentInfo[0]) !== oids.signedData) throw new Error("not a CMS SignedData");
   const signedData = fieldsOf(childrenOf(contentInfo[1], "ContentInfo", malformed)[0], signedDataFields, "SignedData");
   const [, , encapsulated, certificateField, crlField, signerInfoSet] = signedData;
@@ -92,10 +110,9 @@ export function readSignedData(bytes: Uint8Array, options: SignedDataReadingOpti
   const archived = readRevocationArchival(signerInfo.signed.filter((attribute) => attribute.type === ADBE_REVOCATION_INFO_ARCHIVAL).flatMap((attribute) => attribute.values));
   const tokens = allValues(signerInfo.unsigned, oids.signatureTimeStampTokenAttribute);
   if (tokens.length > MAX_TIME_STAMP_TOKENS) throw new Error("too many signature time-stamp tokens");
-  const tokensDer = tokens.map((token) => {
-    if (!(token instanceof asn1js.Sequence)) throw new Error("a signature time-stamp token is not a SEQUENCE");
-    return new Uint8Array(token.toBER(false));
-  });
+  for (const token of tokens) if (!(token instanceof asn1js.Sequence)) throw new Error("a signature time-stamp token is not a SEQUENCE");
+  // each token as it was sent, not re-encoded (toBER walked every element again)
+  const tokensDer = tokens.map((token) => new Uint8Array(token.valueBeforeDecodeView));
   const [eContentType, eContentField] = sequenceChildren(encapsulated)!;
   const eContent = eContentField && childrenOf(eContentField, "eContent", malformed)[0];
 
@@ -106,7 +123,7 @@ export function readSignedData(bytes: Uint8Array, options: SignedDataReadingOpti
     signedAttributesDer[0] = 0x31;
   }
 
-  return {
+  const reading: SignedDataReading = {
     der,
     eContentTypeOid: oidOf(eContentType),
     encapsulatedContent: eContent instanceof asn1js.OctetString ? octets(eContent) : undefined,
@@ -128,6 +145,8 @@ export function readSignedData(bytes: Uint8Array, options: SignedDataReadingOpti
     archivedOcspsDer: archived.ocsps,
     signerId: signerIdOf(signerInfo.sid),
   };
+  if (tokens.length > 0) tokenTrees.set(reading, tokens);
+  return reading;
 }
 
 const oidOf = (block: asn1js.AsnType | undefined) => (block as asn1js.ObjectIdentifier).valueBlock.toString();

@@ -42,10 +42,11 @@ export async function deriveStampLevel(built: BuiltSignature): Promise<PadesLeve
 
   let validationTime = new Date();
   let timeStamp: Awaited<ReturnType<typeof verifyTimeStampToken>> | undefined;
-  for (const [index, tokenDer] of cms.timeStampTokensDer.entries()) {
+  for (const index of cms.timeStampTokensDer.keys()) {
     let stamp;
     try {
-      stamp = await verifyTimeStampToken(tokenDer, cms.signatureValue, dssMaterial);
+      // the token is read from the tree parsed with the CMS above, not parsed again
+      stamp = await verifyTimeStampToken({ cms, index }, cms.signatureValue, dssMaterial);
     } catch {
       return null;
     }

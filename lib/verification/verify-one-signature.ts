@@ -85,7 +85,7 @@ export async function verifyOneSignature(
   if (kind === "document-timestamp") {
     let stamp;
     try {
-      stamp = await verifyTimeStampToken(cms.der, signed, material);
+      stamp = await verifyTimeStampToken(cms, signed, material);
     } catch (error) {
       return fail("unreadable", `the document time-stamp token is unreadable: ${(error as Error).message}`);
     }
@@ -161,9 +161,9 @@ async function finishSignature(check: SignatureCheck, material: Anchored, claime
   if (cms.signingTime) report.signingTime = { at: cms.signingTime.toISOString(), source: "cms" };
 
   let validatedAt: { at: Date; source: "timestamp" | "claimed" | "current" } = claimedTime(cms, claimed);
-  for (const [index, tokenDer] of cms.timeStampTokensDer.entries()) {
+  for (const index of cms.timeStampTokensDer.keys()) {
     try {
-      const stamp = await verifyTimeStampToken(tokenDer, cms.signatureValue, material);
+      const stamp = await verifyTimeStampToken({ cms, index }, cms.signatureValue, material);
       if (index === 0) {
         report.timeStamp = { at: stamp.at.toISOString(), matchesSignature: stamp.matchesImprint, valid: stamp.valid, trusted: stamp.trusted, authority: stamp.authority, revocation: stamp.revocation, detail: stamp.detail };
         check.timeStampCertificateDer = stamp.certificateDer;

@@ -1,6 +1,6 @@
 import { checkCertificateChain } from "./check-certificate-chain";
 import type { ValidationMaterial } from "./find-revocation-status";
-import { readSignedData } from "@/lib/pki/read-signed-data";
+import { readSignedData, readTimeStampToken, type SignedDataReading } from "@/lib/pki/read-signed-data";
 import { readTstInfo } from "@/lib/tsa/read-tst-info";
 import { digestOf, findSignerCertificate, SignerInfoError, verifySignerInfo } from "./verify-signer-info";
 import { readCertificate } from "@/lib/pki/check-pki-signatures";
@@ -19,12 +19,24 @@ export type TimeStampCheck = {
 };
 
 /**
+ * The token: its bytes, a reading of them (a document time-stamp's CMS, already read), or a
+ * signature time-stamp of a CMS reading, read from the tree parsed with that CMS.
+ */
+export type TimeStampTokenSource = Uint8Array | SignedDataReading | { cms: SignedDataReading; index: number };
+
+function readToken(source: TimeStampTokenSource): SignedDataReading {
+  if (source instanceof Uint8Array) return readSignedData(source, { readCertificate });
+  if ("cms" in source) return readTimeStampToken(source.cms, source.index, { readCertificate });
+  return source;
+}
+
+/**
  * Verifies an RFC 3161 token over `timeStamped` (the signature value for a signature time-stamp, the
  * signed byte ranges for a document time-stamp). The TSA certificate may travel in the token or in the
  * document's DSS; either way it must carry the timeStamping purpose and chain at the token's time.
  */
-export async function verifyTimeStampToken(tokenDer: Uint8Array, timeStamped: Uint8Array, material: ValidationMaterial & { anchorsDer: Uint8Array[] }): Promise<TimeStampCheck> {
-  const token = readSignedData(tokenDer, { readCertificate });
+export async function verifyTimeStampToken(tokenSource: TimeStampTokenSource, timeStamped: Uint8Array, material: ValidationMaterial & { anchorsDer: Uint8Array[] }): Promise<TimeStampCheck> {
+  const token = readToken(tokenSource);
   const tst = readTstInfo(token);
   const base = { at: tst.genTime, matchesImprint: false, valid: false, trusted: false, revocation: "unknown" as const };
   let matchesImprint: boolean;

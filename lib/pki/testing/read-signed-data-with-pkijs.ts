@@ -48,7 +48,8 @@ export function readSignedDataWithPkijs(bytes: Uint8Array, options: SignedDataRe
   if (tokens.length > MAX_TIME_STAMP_TOKENS) throw new Error("too many signature time-stamp tokens");
   const tokensDer = tokens.map((token) => {
     if (!(token instanceof asn1js.Sequence)) throw new Error("a signature time-stamp token is not a SEQUENCE");
-    return new Uint8Array(token.toBER(false));
+    // as sent, as the reader takes them now: re-encoding a malformed token gave other bytes than the signer's
+    return new Uint8Array(token.valueBeforeDecodeView);
   });
   const eContent = signedData.encapContentInfo.eContent;
 
