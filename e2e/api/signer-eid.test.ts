@@ -70,17 +70,56 @@ describe("eID routes refuse what they cannot tie to a live login", () => {
 });
 
 describe("a whole eID signature over HTTP", () => {
-  it("signs at level eid, and the level reaches sign_data.identity and the callback", async () => {
-    const base = server.baseUrl;
-    op = await startOidcTestProvider({ redirectUri: `${base}/ui/signature_processes/eid/callback` });
-    const owner = await staffCookie(base, ADMIN_EMAIL, ADMIN_PASSWORD);
+  beforeAll(async () => {
+    op = await startOidcTestProvider({ redirectUri: `${server.baseUrl}/ui/signature_processes/eid/callback` });
+    const owner = await staffCookie(server.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
     const saved = await callServerAction(
-      base,
+      server.baseUrl,
       { page: "/organization", exportedName: "saveIdentityProviderAction", file: "organization/identity-provider-actions" },
       [{ displayName: "Identidad de Prueba", issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, scopes: "profile document", documentNumberClaim: "document_number", givenNameClaim: "given_name", familyNameClaim: "family_name" }],
       owner,
     );
     expect(saved.result).toMatchObject({ ok: true });
+  }, 120_000);
+
+  /** An identified eID signer whose login is started: the provider's URL and this browser's login cookie. */
+  async function startedEidLogin(given: string) {
+    const person = signer({ signChallenges: ["eid"] });
+    const created = await api.create({ signers: [person], description: `eID de ${given}` });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const flow = signerHttp(server.baseUrl, (await created.json()).msg as string);
+    expect((await flow.identify(person.doc_id)).status).toBe(200);
+    op!.addAccount(`${given}-${person.doc_id}`, { document_number: person.doc_id, given_name: given, family_name: "Prueba" });
+    const started = await fetch(`${server.baseUrl}/api/signer/${flow.token}/eid`, { method: "POST", headers: { cookie: flow.cookie() } });
+    expect(started.status, await started.clone().text()).toBe(200);
+    const loginCookie = started.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c.startsWith("fv_eid="))!;
+    const { url } = (await started.json()) as { url: string };
+    const signIn = () => signInAtProviderOverHttp({ authorizationUrl: url, issuer: op!.issuer, login: `${given}-${person.doc_id}` });
+    return { flow, loginCookie, signIn };
+  }
+
+  it("a forced callback (another browser's cookie, or none) burns no login and counts no try; the right cookie signs in", async () => {
+    const ana = await startedEidLogin("Ana");
+    const bea = await startedEidLogin("Bea");
+    const anaBack = await ana.signIn();
+    expect(new URL(anaBack).searchParams.get("state")).toMatch(/\S/);
+    // three forced tries would lock Bea, had they counted; each leaves her login and its cookie alone
+    for (const cookie of [bea.loginCookie, bea.loginCookie, bea.loginCookie, undefined]) {
+      const forced = await fetch(anaBack, { redirect: "manual", headers: cookie ? { cookie } : {} });
+      expect(forced.status).toBe(400);
+      expect(await forced.text()).toMatch(/no se inició en este navegador/);
+      if (cookie) expect(forced.headers.getSetCookie()).toEqual([]);
+    }
+    for (const [who, back] of [[ana, anaBack], [bea, await bea.signIn()]] as const) {
+      const finished = await fetch(back, { redirect: "manual", headers: { cookie: who.loginCookie } });
+      expect(finished.status, await finished.clone().text()).toBe(303);
+      expect(finished.headers.get("location")).toBe(`${server.baseUrl}/ui/signature_processes/${who.flow.token}?eid=ok`);
+    }
+  }, 120_000);
+
+  it("signs at level eid, and the level reaches sign_data.identity and the callback", async () => {
+    const base = server.baseUrl;
+    const provider = op!;
 
     const person = signer({ signChallenges: ["eid"] });
     const created = await api.create({ signers: [person], description: "Contrato con eID", urlCallback: callbackUrl });
@@ -88,12 +127,12 @@ describe("a whole eID signature over HTTP", () => {
     const { id, msg } = (await created.json()) as { id: string; msg: string };
     const flow = signerHttp(base, msg);
     expect((await flow.identify(person.doc_id)).status).toBe(200);
-    op.addAccount(`ana-${person.doc_id}`, { document_number: person.doc_id, given_name: "Ana María", family_name: "Quispe Rojas" });
+    provider.addAccount(`ana-${person.doc_id}`, { document_number: person.doc_id, given_name: "Ana María", family_name: "Quispe Rojas" });
 
     const started = await fetch(`${base}/api/signer/${flow.token}/eid`, { method: "POST", headers: { cookie: flow.cookie() } });
     expect(started.status, await started.clone().text()).toBe(200);
     const loginCookie = started.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c.startsWith("fv_eid="))!;
-    const back = await signInAtProviderOverHttp({ authorizationUrl: ((await started.json()) as { url: string }).url, issuer: op.issuer, login: `ana-${person.doc_id}` });
+    const back = await signInAtProviderOverHttp({ authorizationUrl: ((await started.json()) as { url: string }).url, issuer: provider.issuer, login: `ana-${person.doc_id}` });
     expect(back.pathname).toBe("/ui/signature_processes/eid/callback");
     const finished = await fetch(back, { redirect: "manual", headers: { cookie: loginCookie } });
     expect(finished.status, await finished.clone().text()).toBe(303);
@@ -109,14 +148,14 @@ describe("a whole eID signature over HTTP", () => {
 
     const record = await listed();
     expect(record.status).toBe("signed");
-    expect(record.signers[0].sign_data.identity).toMatchObject({ level: "eid", method: "oidc", provider: op.issuer });
+    expect(record.signers[0].sign_data.identity).toMatchObject({ level: "eid", method: "oidc", provider: provider.issuer });
     // /api/verify names the provider that vouched, from our record of this signature, next to the level and the organization
     const pdf = new Uint8Array(await (await fetch(record.documents[0].url)).arrayBuffer());
     const form = new FormData();
     form.append("file", new Blob([pdf as BlobPart], { type: "application/pdf" }), "documento.pdf");
     const verified = (await (await fetch(`${base}/api/verify`, { method: "POST", body: form })).json()) as { signatures: { identityLevel?: string; signerOrganization?: string; eidIssuer?: string }[] };
-    expect(verified.signatures[0]).toMatchObject({ identityLevel: "eid", eidIssuer: op.issuer, signerOrganization: expect.stringMatching(/\S/) });
+    expect(verified.signatures[0]).toMatchObject({ identityLevel: "eid", eidIssuer: provider.issuer, signerOrganization: expect.stringMatching(/\S/) });
     const delivered = await waitFor(async () => receiver.received.find((body) => body.id === id && body.status === "signed"), 60_000);
-    expect(delivered.signers[0].sign_data.identity).toMatchObject({ level: "eid", method: "oidc", provider: op.issuer });
+    expect(delivered.signers[0].sign_data.identity).toMatchObject({ level: "eid", method: "oidc", provider: provider.issuer });
   }, 300_000);
 });

@@ -4,7 +4,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { auditLog, organizationIdentityProviders, organizations, processEvents, processSigners } from "@/db/schema";
+import { auditLog, organizationIdentityProviders, organizations, processEvents, processSigners, signerEidLogins } from "@/db/schema";
 import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
 import { startMintedTokenProvider } from "@/lib/identity-assurance/eid/testing/minted-token-provider";
 import { describeIdentityProvider } from "@/lib/identity-assurance/eid/find-identity-provider";
@@ -109,7 +109,7 @@ describe("eID login (signChallenges eid)", () => {
     expect((await signerRow(login.signerId)).facialAttempts).toBe(1);
   });
 
-  it("another person's number, a foreign state and a replayed login each count a try; the third locks the signer", async () => {
+  it("another person's number and a replayed login each count a try; the third locks the signer", async () => {
     const login = await startedLogin("11223344");
     await op.mint(login.nonce); // the provider vouches for 45678912, not 11223344
     await expect(finishEidLogin({ loginId: login.loginId, callbackUrl: login.callback() }, { db, secretKey })).resolves.toMatchObject({ outcome: "other_person" });
@@ -117,15 +117,39 @@ describe("eID login (signChallenges eid)", () => {
 
     const second = await startEidLogin({ token: login.token, signerId: login.signerId, sessionId: "s-test" }, { db, secretKey, redirectUri });
     if (!("loginId" in second)) throw new Error("start failed");
-    await expect(finishEidLogin({ loginId: second.loginId, callbackUrl: login.callback("someone-elses-state") }, { db, secretKey })).resolves.toMatchObject({ outcome: "state" });
-    // the same login again: already consumed, answered as a foreign state and counted
-    await expect(finishEidLogin({ loginId: second.loginId, callbackUrl: login.callback() }, { db, secretKey })).resolves.toMatchObject({ outcome: "locked" });
+    const secondState = new URL(second.authorizationUrl).searchParams;
+    const secondCallback = new URL(`${redirectUri}?code=c&state=${secondState.get("state")}`);
+    await op.mint(secondState.get("nonce")!);
+    await expect(finishEidLogin({ loginId: second.loginId, callbackUrl: secondCallback }, { db, secretKey })).resolves.toMatchObject({ outcome: "other_person" });
+    // the same login again, with its own state: already consumed, answered as a stale state and counted
+    await expect(finishEidLogin({ loginId: second.loginId, callbackUrl: secondCallback }, { db, secretKey })).resolves.toMatchObject({ outcome: "locked" });
     const row = await signerRow(login.signerId);
     expect(row.lockedAt).not.toBeNull();
     expect(row.facialAttempts).toBe(3);
     const events = await db.select().from(processEvents).where(eq(processEvents.signerId, login.signerId));
-    expect(events.filter((e) => e.kind === "eid_recorded").map((e) => (e.detail as { reason: string }).reason)).toEqual(["other_person", "state", "state"]);
+    expect(events.filter((e) => e.kind === "eid_recorded").map((e) => (e.detail as { reason: string }).reason)).toEqual(["other_person", "other_person", "state"]);
     await expect(startEidLogin({ token: login.token, signerId: login.signerId, sessionId: "s-test" }, { db, secretKey, redirectUri })).rejects.toMatchObject({ reason: "locked" });
+  });
+
+  it.each([
+    ["a state this browser's login did not send", (_other: URL) => new URL(`${redirectUri}?code=c&state=guessed`)],
+    ["no state at all", (_other: URL) => new URL(`${redirectUri}?code=c`)],
+    ["another browser's login state", (other: URL) => other],
+  ])("a forced callback with %s counts no try and leaves the login open for the real answer", async (_name, forged) => {
+    const mine = await startedLogin(String(30_000_000 + Math.floor(Math.random() * 9_999_999)));
+    const theirs = await startedLogin(String(60_000_000 + Math.floor(Math.random() * 9_999_999)));
+    for (const [login, other] of [[mine, theirs], [theirs, mine]]) {
+      await expect(finishEidLogin({ loginId: login.loginId, callbackUrl: forged(other.callback()) }, { db, secretKey })).resolves.toEqual({ token: null, refused: "foreign_state" });
+    }
+    for (const login of [mine, theirs]) {
+      const row = await signerRow(login.signerId);
+      expect([row.facialAttempts, row.lockedAt]).toEqual([0, null]);
+      expect((await db.select().from(signerEidLogins).where(eq(signerEidLogins.id, login.loginId)))[0].consumedAt).toBeNull();
+    }
+    // the provider's real answer, with this browser's state, is still taken (and is the first try)
+    await op.mint(mine.nonce, { claims: { document_number: (await signerRow(mine.signerId)).docId } });
+    await expect(finishEidLogin({ loginId: mine.loginId, callbackUrl: mine.callback() }, { db, secretKey })).resolves.toEqual({ token: mine.token, outcome: "ok" });
+    expect((await signerRow(mine.signerId)).facialAttempts).toBe(1);
   });
 
   it("starting logins is bounded per signer (10 per 10 minutes)", async () => {
@@ -136,7 +160,7 @@ describe("eID login (signChallenges eid)", () => {
   });
 
   it("a browser without a live login cookie names no signer and counts nothing", async () => {
-    await expect(finishEidLogin({ loginId: null, callbackUrl: new URL(`${redirectUri}?code=c&state=s`) }, { db, secretKey })).resolves.toEqual({ token: null });
-    await expect(finishEidLogin({ loginId: crypto.randomUUID(), callbackUrl: new URL(`${redirectUri}?code=c&state=s`) }, { db, secretKey })).resolves.toEqual({ token: null });
+    await expect(finishEidLogin({ loginId: null, callbackUrl: new URL(`${redirectUri}?code=c&state=s`) }, { db, secretKey })).resolves.toEqual({ token: null, refused: "no_login" });
+    await expect(finishEidLogin({ loginId: crypto.randomUUID(), callbackUrl: new URL(`${redirectUri}?code=c&state=s`) }, { db, secretKey })).resolves.toEqual({ token: null, refused: "no_login" });
   });
 });

@@ -6,6 +6,7 @@ import { loadEidProvider } from "@/lib/identity-assurance/eid/find-identity-prov
 import { discoverEidProvider, exchangeEidCode } from "@/lib/identity-assurance/eid/oidc-relying-party";
 import { ZPersonNames } from "@/lib/identity-registry/schemas";
 import { normalizeDocId } from "@/lib/identity-registry/check-national-id";
+import { secretsMatch } from "@/lib/crypto/secrets-match";
 import { linkTokenOf } from "@/lib/processes/link-token";
 import type { SignerClient } from "./describe-signer-client";
 import { EID_LOGIN_SECONDS } from "./eid-login-cookie";
@@ -14,22 +15,29 @@ import { recordEidFailure, recordEidSuccess } from "./record-eid-result";
 import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
 
-/** Where the callback sends the browser: back to the link's page, saying how the login ended. */
-export type FinishedEidLogin = { token: string; outcome: "ok" | "locked" | "problem" | EidFailureReason } | { token: null };
+/**
+ * Where the callback sends the browser: back to the link's page, saying how the login ended; or
+ * nowhere, when the browser holds no live login (`no_login`) or the callback's state is not the one
+ * of the login its cookie names (`foreign_state`: that login stays open for the provider's real answer).
+ */
+export type FinishedEidLogin = { token: string; outcome: "ok" | "locked" | "problem" | EidFailureReason } | { token: null; refused: "no_login" | "foreign_state" };
 
 /**
- * The provider redirected the signer back. The login named by this browser's cookie is consumed
- * first (single use, whatever the outcome), one identity try is counted, then openid-client checks
- * state, PKCE, and the id_token (JWKS signature, iss, aud, exp, nonce); the provider's document
- * number must equal the signer's doc_id.
+ * The provider redirected the signer back. The callback's state must be the one of the login named
+ * by this browser's cookie, or nothing happens: a hostile page can send the browser here (the cookie
+ * is SameSite=Lax) but cannot know the state, so it can neither burn the login nor spend a try.
+ * Then the login is consumed (single use, whatever the outcome), one identity try is counted, and
+ * openid-client checks state, PKCE, and the id_token (JWKS signature, iss, aud, exp, nonce); the
+ * provider's document number must equal the signer's doc_id.
  */
 export async function finishEidLogin(
   input: { loginId: string | null; callbackUrl: URL; client?: SignerClient },
   deps: { db: Db; secretKey: Uint8Array },
 ): Promise<FinishedEidLogin> {
-  if (!input.loginId) return { token: null };
+  if (!input.loginId) return { token: null, refused: "no_login" };
   const [login] = await deps.db.select().from(signerEidLogins).where(eq(signerEidLogins.id, input.loginId)).limit(1);
-  if (!login) return { token: null };
+  if (!login) return { token: null, refused: "no_login" };
+  if (!secretsMatch(input.callbackUrl.searchParams.get("state"), login.state)) return { token: null, refused: "foreign_state" };
   const token = linkTokenOf(login.linkId, deps.secretKey);
   const [consumed] = await deps.db
     .update(signerEidLogins)
@@ -44,7 +52,7 @@ export async function finishEidLogin(
     const attempt = await claimIdentityTry(signer.id, deps.db);
     const counted = { signer, processId: context.process.id, organizationId: context.process.organizationId, attempt, client: input.client };
     try {
-      // a used or stale login is answered like a foreign state: it belongs to no live try
+      // a used or stale login belongs to no live try: a replay is counted, as this browser made it
       if (!consumed) throw new EidFailure("state");
       const provider = await loadEidProvider({ organizationId: context.process.organizationId }, deps);
       if (!provider) throw new SignerFlowError("eid_unavailable");

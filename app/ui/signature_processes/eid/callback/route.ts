@@ -14,7 +14,9 @@ export const GET = withPublic("json", async (request, { services }) => {
   const callbackUrl = new URL(eidRedirectUri(config.publicUrl));
   callbackUrl.search = new URL(request.url).search;
   const finished = await finishEidLogin({ loginId, callbackUrl, client: describeSignerClient(request, config.trustedProxies) }, { db, secretKey: config.secretKey });
-  const headers = new Headers({ "cache-control": "no-store", "set-cookie": clearEidLoginCookie(config.publicUrl.startsWith("https:")), "referrer-policy": "no-referrer" });
+  const headers = new Headers({ "cache-control": "no-store", "referrer-policy": "no-referrer" });
+  // a callback with another state (a forced navigation) leaves the login, and its cookie, to the provider's real answer
+  if (!("refused" in finished) || finished.refused === "no_login") headers.set("set-cookie", clearEidLoginCookie(config.publicUrl.startsWith("https:")));
   if (!finished.token) {
     headers.set("content-type", "text/plain; charset=utf-8");
     return new Response("El inicio de sesión con el proveedor de identidad venció o no se inició en este navegador. Vuelva a abrir su enlace de firma.", { status: 400, headers });
