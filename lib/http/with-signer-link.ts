@@ -1,5 +1,6 @@
 import { statusOf, errorResponse } from "@/lib/http/error-responses";
 import { withPublic } from "@/lib/http/with-api-auth";
+import { crossSiteRefusal } from "@/lib/http/check-same-origin";
 import { FaceError } from "@/lib/faces/face-error";
 import { isAppError } from "@/lib/errors";
 import type { Services } from "@/lib/runtime/services";
@@ -28,14 +29,17 @@ type Handler = (request: Request, context: Context) => Promise<Response>;
 /**
  * Route handlers the signer pages call (/api/signer/<link token>/...): the link token from the
  * path, the signer-session cookie (required unless `session: "optional"`), and JSON errors that also
- * carry the signer-facing `reason` (and `attemptsLeft`) so the page can say what to do.
+ * carry the signer-facing `reason` (and `attemptsLeft`) so the page can say what to do. A
+ * state-changing request from another site's page is refused (`cross_site`) before the cookie is
+ * read, as on staff routes: SameSite=Lax keeps the session cookie off cross-site POSTs, but a
+ * sibling subdomain's page is same-site and gets it, and routes with an optional session need none.
  */
 export function withSignerLink(options: { session: "required" | "optional" }, handler: Handler) {
   return withPublic("json", async (request, { services, params }) => {
     const token = String(params.token ?? "");
-    const cookie = readCookie(request, SIGNER_SESSION_COOKIE);
-    const session = readSignerSession(services.config.secretKey, token, cookie);
     try {
+      if (crossSiteRefusal(request, services.config.PUBLIC_URL)) throw new SignerFlowError("cross_site");
+      const session = readSignerSession(services.config.secretKey, token, readCookie(request, SIGNER_SESSION_COOKIE));
       if (options.session === "required" && !session) {
         return Response.json({ success: false, reason: "session_expired", message: "Su sesión de firma venció; vuelva a abrir el enlace.", requestId: currentRequestId() }, { status: 401 });
       }

@@ -28,7 +28,8 @@ export type SignerRefusal =
   | "ticket_used"
   | "too_many_tickets"
   | "too_many_retries"
-  | "identity_under_review";
+  | "identity_under_review"
+  | "cross_site";
 
 const refusals: Record<SignerRefusal, { code: ErrorCode; message: string }> = {
   unknown_link: { code: "NOT_FOUND", message: "El enlace no existe o está incompleto." },
@@ -57,6 +58,7 @@ const refusals: Record<SignerRefusal, { code: ErrorCode; message: string }> = {
   too_many_tickets: { code: "RATE_LIMITED", message: "Comenzó demasiados intentos de validación facial en poco tiempo; espere unos minutos y vuelva a intentarlo." },
   too_many_retries: { code: "RATE_LIMITED", message: "Hubo demasiados intentos sin resultado en la última hora; espere y vuelva a intentarlo más tarde." },
   identity_under_review: { code: "CONFLICT", message: "Su identidad está en revisión por el personal de la organización; la firma se producirá cuando la aprueben." },
+  cross_site: { code: "FORBIDDEN", message: "La solicitud vino de otro sitio y fue rechazada; abra su enlace de firma directamente." },
   pages_not_shown: { code: "FORBIDDEN", message: "Aún no se mostraron todas las páginas de los documentos; recórralos hasta el final antes de firmar." },
 };
 
