@@ -1,8 +1,13 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { securityHeaders } from "@/lib/http/security-headers";
+import { refuseOversizedServerAction } from "@/lib/http/server-action-body-limit";
 
-/** Every request gets a fresh CSP nonce and the security headers (lib/http/security-headers.ts). */
+/**
+ * Every page request gets a fresh CSP nonce and the security headers (lib/http/security-headers.ts);
+ * a server action post only has its declared size checked.
+ */
 export function proxy(request: NextRequest) {
+  if (request.headers.has("next-action")) return refuseOversizedServerAction(request) ?? NextResponse.next();
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const headers = securityHeaders({
     nonce,
@@ -20,9 +25,13 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
-// Pages only. A proxy makes Next buffer (and past its limit, truncate) every request body it sees,
-// so uploads never go through it: API routes get their headers from next.config.js, and server
-// action posts (header next-action) answer with data, not documents that need a nonce.
+// Pages and server action posts only. A proxy makes Next buffer (and past its limit, truncate) every
+// request body it sees, so uploads never go through it: API routes get their headers from
+// next.config.js. Server action posts (header next-action) answer with data, not documents that need
+// a nonce; they pass here so that an oversized one is a 413, and their bodies are small by that rule.
 export const config = {
-  matcher: [{ source: "/((?!api/|_next/static|_next/image|favicon.ico).*)", missing: [{ type: "header", key: "next-action" }] }],
+  matcher: [
+    { source: "/((?!api/|_next/static|_next/image|favicon.ico).*)", missing: [{ type: "header", key: "next-action" }] },
+    { source: "/((?!api/|_next/static|_next/image|favicon.ico).*)", has: [{ type: "header", key: "next-action" }] },
+  ],
 };
