@@ -4,11 +4,23 @@ import { ADMIN_EMAIL, ADMIN_API_SECRET, ADMIN_PASSWORD, ORG_DOMAIN, startTestSer
 import { StampApiClient, fixture } from "../fixtures/stamp-api-client";
 import { login, processApi, signer } from "../fixtures/process-api-client";
 import { signerHttp } from "../fixtures/signer-http-flow";
+import { startPostgresCluster } from "../fixtures/postgres";
 
 const METRICS_TOKEN = `metrics-${crypto.randomBytes(16).toString("hex")}`;
 const SECRET_KEY = `secret-${crypto.randomBytes(24).toString("hex")}`;
 const WRONG_PASSWORD = `Wrong-${crypto.randomBytes(8).toString("hex")}`;
 const PERSON_ID = String(20_000_000 + crypto.randomInt(70_000_000));
+/** Personal data of the failures below (issue 37): each unique, so a hit in the log is a leak, not a coincidence. */
+const tag = crypto.randomBytes(4).toString("hex").replace(/\d/g, (d) => "ghijklmnop"[Number(d)]);
+const RACE_NAMES = `Eulalia${tag}`;
+const RACE_LAST_NAMES = `Carhuamaca${tag}`;
+const RACE_PERSON_ID = String(10_000_000 + crypto.randomInt(9_000_000));
+const CLIENT_IP = `203.0.113.${1 + crypto.randomInt(250)}`;
+const BIRTH_DATE = `19${10 + crypto.randomInt(80)}-0${1 + crypto.randomInt(9)}-1${crypto.randomInt(10)}`;
+const WRONG_DOC_ID = String(90_000_000 + crypto.randomInt(9_000_000));
+const BAD_DOC_ID = `${crypto.randomInt(1_000_000)}x${tag}`;
+/** A drizzle query error's message: "Failed query: <sql>\nparams: <values>". */
+const SQL_IN_LOG = /Failed query|params: |insert into "|select "[a-z_]+"\.|update "[a-z_]+" set/i;
 const contract = fixture("pdfs/valid/libreoffice74-contrato-a4.pdf");
 const portrait = fixture("images/portrait-413x531.jpg");
 
@@ -23,13 +35,21 @@ const handedToServer: Record<string, string> = {
   WRONG_PASSWORD,
   PERSON_ID,
   "portrait (base64)": Buffer.from(portrait.subarray(0, 48)).toString("base64"),
+  "names in a constraint race": RACE_NAMES,
+  "last names in a constraint race": RACE_LAST_NAMES,
+  "DNI in a constraint race": RACE_PERSON_ID,
+  "the client's address": CLIENT_IP,
+  "a birth date": BIRTH_DATE,
+  "a wrong DNI": WRONG_DOC_ID,
+  "a malformed DNI": BAD_DOC_ID,
 };
 
 const scrape = (token: string | null = METRICS_TOKEN, base = server.baseUrl) =>
   fetch(`${base}/api/metrics`, { headers: token === null ? {} : { authorization: `Bearer ${token}` } });
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { METRICS_TOKEN, SECRET_KEY, LOG_LEVEL: "debug" } });
+  // behind a proxy (the test), so X-Forwarded-For is the client's address the server records as evidence
+  server = await startTestServer({ env: { METRICS_TOKEN, SECRET_KEY, LOG_LEVEL: "debug", TRUSTED_PROXIES: "127.0.0.1/32, ::1" } });
   stamp = new StampApiClient(server.baseUrl);
   handedToServer["stamp API token"] = await stamp.login("v2");
 }, 180_000);
@@ -150,6 +170,73 @@ describe("without METRICS_TOKEN", () => {
   }, 180_000);
 });
 
+describe("failures, whose log lines name class, code and constraint, never the values (issue 37)", () => {
+  const asClient = { "x-forwarded-for": CLIENT_IP };
+
+  it("a unique-constraint race: 8 parallel signatures with one tx_token, carrying names, DNI and the client's address", async () => {
+    const sign = () => {
+      const form = new FormData();
+      form.append("pdf_file", new Blob([contract as BlobPart], { type: "application/pdf" }), "documento.pdf");
+      const fields = { names: RACE_NAMES, last_names: RACE_LAST_NAMES, person_id: RACE_PERSON_ID, nationality: "PER", person_id_type: "DNI", tx_token: `Race${tag}`.padEnd(20, "0") };
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      return fetch(`${server.baseUrl}/api/v2/signPDF`, { method: "POST", headers: { authorization: `Bearer ${handedToServer["stamp API token"]}`, ...asClient }, body: form }).then(async (r) => (await r.arrayBuffer(), r.status));
+    };
+    const statuses = await Promise.all(Array.from({ length: 8 }, sign));
+    expect(statuses.sort()).toEqual([200, ...Array(7).fill(409)]);
+  }, 120_000);
+
+  it("bad inputs: a malformed signer list with a birth date, a malformed DNI, a wrong DNI at a link", async () => {
+    const jwt = await login(server.baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_API_SECRET);
+    const api = processApi(server.baseUrl, jwt);
+    const malformed = await api.create({ signers: [{ ...signer({ doc_id: BAD_DOC_ID }), birthDate: BIRTH_DATE, names: RACE_NAMES }], description: "entrada mala" });
+    expect(malformed.status).toBe(400);
+    const form = new FormData();
+    form.append("pdf_file", new Blob([contract as BlobPart], { type: "application/pdf" }), "documento.pdf");
+    for (const [name, value] of Object.entries({ names: RACE_NAMES, last_names: RACE_LAST_NAMES, person_id: `${BAD_DOC_ID}!`, birth_date: BIRTH_DATE })) form.append(name, value);
+    const badStamp = await fetch(`${server.baseUrl}/api/v2/signPDF`, { method: "POST", headers: { authorization: `Bearer ${handedToServer["stamp API token"]}`, ...asClient }, body: form });
+    expect(badStamp.status).toBe(400);
+    const created = await api.create({ signers: [signer({ signChallenges: [], contactInfo: undefined })], description: "DNI equivocado" });
+    expect(created.status).toBe(201);
+    const token = ((await created.json()).msg as string).split("/").pop();
+    const wrong = await fetch(`${server.baseUrl}/api/signer/${token}/session`, { method: "POST", headers: { "content-type": "application/json", ...asClient }, body: JSON.stringify({ nat: "PER", docId: WRONG_DOC_ID }) });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({ reason: "wrong_id" });
+  }, 120_000);
+
+  it("a database that is down: the answers are 5xx, the log names the failure's class and code, never the request's data", async () => {
+    const cluster = await startPostgresCluster();
+    const down = await startTestServer({ env: { DATABASE_URL: cluster.adminUrl, LOG_LEVEL: "debug", TRUSTED_PROXIES: "127.0.0.1/32, ::1" } });
+    try {
+      const stampApi = new StampApiClient(down.baseUrl);
+      const token = await stampApi.login("v2");
+      const created = await processApi(down.baseUrl, await login(down.baseUrl, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_API_SECRET)).create({ signers: [signer({ signChallenges: [], contactInfo: undefined })], description: "base caída" });
+      expect(created.status).toBe(201);
+      const link = ((await created.json()).msg as string).split("/").pop();
+      cluster.stop();
+      const form = new FormData();
+      form.append("pdf_file", new Blob([contract as BlobPart], { type: "application/pdf" }), "documento.pdf");
+      for (const [name, value] of Object.entries({ names: RACE_NAMES, last_names: RACE_LAST_NAMES, person_id: RACE_PERSON_ID, nationality: "PER" })) form.append(name, value);
+      const answers = [
+        await fetch(`${down.baseUrl}/api/v2/signPDF`, { method: "POST", headers: { authorization: `Bearer ${token}`, ...asClient }, body: form }),
+        await fetch(`${down.baseUrl}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json", ...asClient }, body: JSON.stringify({ username: ORG_DOMAIN, clientname: ADMIN_EMAIL, password: ADMIN_API_SECRET }) }),
+        await fetch(`${down.baseUrl}/api/signer/${link}/session`, { method: "POST", headers: { "content-type": "application/json", ...asClient }, body: JSON.stringify({ nat: "PER", docId: RACE_PERSON_ID }) }),
+      ];
+      for (const answer of answers) {
+        expect(answer.status).toBeGreaterThanOrEqual(500);
+        expect(await answer.text()).not.toMatch(/ECONNREFUSED|postgres|127\.0\.0\.1/i);
+      }
+    } finally {
+      await down.stop();
+    }
+    const lines = down.output().split("\n").filter((line) => line.startsWith("{"));
+    const failures = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.level === "error");
+    expect(failures.length).toBeGreaterThan(0);
+    const output = down.output();
+    expect([RACE_NAMES, RACE_LAST_NAMES, RACE_PERSON_ID, CLIENT_IP, ADMIN_API_SECRET, SECRET_KEY].filter((value) => output.includes(value))).toEqual([]);
+    expect(output).not.toMatch(SQL_IN_LOG);
+  }, 300_000);
+});
+
 describe("the server's log", () => {
   it("is JSON lines, and holds none of the secrets, tokens, ID numbers, names or pictures it was handed", async () => {
     await server.stop();
@@ -163,8 +250,12 @@ describe("the server's log", () => {
       ...(/\/9j\/4|data:image|-----BEGIN [A-Z ]*PRIVATE KEY/.test(log) ? ["a picture or a private key"] : []),
     ];
     expect(leaks(output)).toEqual([]);
-    // the counter-test: the same scan sees a secret that is there
+    // the failures above were logged (by class, code and constraint), and no query or its parameters with them
+    expect(output).toMatch(/"status":"409"/);
+    expect(output).not.toMatch(SQL_IN_LOG);
+    // the counter-tests: the same scans see a secret, and a drizzle query error, that are there
     expect(leaks(`${output}\n${JSON.stringify({ level: "info", docId: handedToServer["signer doc_id"] })}`)).toEqual(["signer doc_id"]);
+    expect(`Failed query: insert into "stamp_transactions" ("id") values ($1)\nparams: ${RACE_PERSON_ID}`).toMatch(SQL_IN_LOG);
   });
 });
 
