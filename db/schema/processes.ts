@@ -75,6 +75,12 @@ export const processDocuments = pgTable(
     currentBlobKey: text("current_blob_key").notNull(),
     sha256: text("sha256").notNull(),
     stampPageAppended: boolean("stamp_page_appended").notNull().default(false),
+    /**
+     * The lowest PAdES level derived, as each was made, for the process signatures in the current
+     * revision, before any document time-stamp; null with none, or when one has none (the last
+     * signer then measures the file in full).
+     */
+    signaturesLevel: text("signatures_level"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("process_documents_process_index_key").on(t.processId, t.index)],

@@ -36,6 +36,8 @@ export type SignedDocument = {
   sha256: string;
   /** The blobKey that prepareSignerSignature returned for this document (optimistic concurrency). */
   baseBlobKey: string;
+  /** The level derived for the process signatures in the new revision, before any document time-stamp. */
+  signaturesLevel: PadesLevel | null;
 };
 
 /**
@@ -66,7 +68,7 @@ export async function completeSignerSignature(
       const signed = given.get(document.id)!;
       const updated = await tx
         .update(processDocuments)
-        .set({ currentBlobKey: signed.blobKey, sha256: signed.sha256, stampPageAppended: true, updatedAt: new Date() })
+        .set({ currentBlobKey: signed.blobKey, sha256: signed.sha256, stampPageAppended: true, signaturesLevel: signed.signaturesLevel, updatedAt: new Date() })
         .where(and(eq(processDocuments.id, document.id), eq(processDocuments.currentBlobKey, signed.baseBlobKey)))
         .returning({ id: processDocuments.id });
       if (updated.length === 0) throw new SignerFlowError("document_changed");

@@ -7,6 +7,8 @@ import { actingSigner, nextSigner, resolveSigningLink, type SignerRow, type Sign
 import { SignerFlowError } from "./signer-flow-error";
 import type { SignerIdentity } from "@/lib/identity-assurance/identity-level";
 import { sessionProofProblem } from "@/lib/identity-assurance/session-proof";
+import type { PadesLevel } from "@/lib/verification/verification-report";
+import { storedLevel } from "./derive-process-level";
 
 /** One file the signer signs, and where their stamp goes. Coordinates: PDF points, origin bottom-left of the stamp page. */
 export type DocumentToSign = {
@@ -28,6 +30,8 @@ export type DocumentToSign = {
   stampOrientation: StampOrientation;
   /** How many process signers sign this file: the signatures of ours it carries once complete. */
   processSignatures: number;
+  /** The level recorded for the process signatures already in the file (derive-process-level.ts); undefined before the first. */
+  signaturesLevel: PadesLevel | null | undefined;
 };
 
 export type SignerSignaturePlan = {
@@ -90,6 +94,7 @@ export async function prepareSignerSignature(input: { token: string; signerId: s
           stampSize: slot.size,
           stampOrientation: slot.orientation,
           processSignatures: signers.filter((s) => filesOf(s.stampPositions).includes(d.index)).length,
+          signaturesLevel: d.stampPageAppended ? storedLevel(d.signaturesLevel) : undefined,
         };
       }),
   };

@@ -8,12 +8,14 @@ import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { storeCertificate } from "@/lib/certificates/store-certificate";
 import { documentTimeStamperFor, timeStamperFor } from "@/lib/certificates/time-stamp-authority";
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
-import { lowerLevel, measurePadesLevel } from "@/lib/verification/measure-pades-level";
+import { lowerLevel, measurePadesLevel, measurePadesLevelOrUnmeasured } from "@/lib/verification/measure-pades-level";
+import { auditRecordedLevel, isAuditSampled } from "@/lib/stamp-signing/audit-recorded-level";
 import type { TaskRunner } from "@/lib/runtime/cpu-pool";
 import type { SignerTasks } from "./signer-tasks";
 import { timed } from "@/lib/runtime/request-timing";
 import type { PadesLevel } from "@/lib/verification/verification-report";
 import { prepareSignerSignature } from "./prepare-signer-signature";
+import { levelOfSignatures } from "./derive-process-level";
 import { completeSignerSignature, type SignedDocument } from "./complete-signer-signature";
 import type { SignerClient } from "./describe-signer-client";
 import { flowOf } from "./nationality-flows";
@@ -53,7 +55,21 @@ export async function signAsProcessSigner(input: SignAsProcessSignerInput, servi
   ));
   // only the last signer's file is measured; earlier signatures are counted as unmeasured
   metrics().signatures.inc({ kind: "process", pades_level: plan.isLastSigner ? (produced.padesLevel ?? "none") : "unmeasured" }, produced.signedDocuments.length);
+  if (completed.completed) auditDerivedLevels({ processId: plan.processId, outputs: produced.derived }, services);
   return completed;
+}
+
+/**
+ * A sample of completed processes (LEVEL_AUDIT_RATE) has each derived file level verified again in
+ * full, after the answer and off the request's time, to catch a derived level that disagrees.
+ */
+function auditDerivedLevels({ processId, outputs }: { processId: string; outputs: { pdf: Uint8Array; level: PadesLevel | null; ourSignatures: number }[] }, { db, config, pools }: ProcessSigningDeps) {
+  if (outputs.length === 0 || !isAuditSampled(config.LEVEL_AUDIT_RATE)) return;
+  const settings = { ...pkiSettingsOf(config), externalTsaUrl: config.TSA_URL, externalTsaToken: config.TSA_URL_AUTH_TOKEN, trustAnchorsDer: config.trustAnchorsDer };
+  for (const output of outputs) {
+    const measure = (pdf: Uint8Array) => measurePadesLevelOrUnmeasured({ pdf, ourSignatures: output.ourSignatures }, { db, settings, pools });
+    void auditRecordedLevel({ kind: "process", transaction: processId, pdf: output.pdf, recorded: output.level }, { measure });
+  }
 }
 
 type ProcessSignaturePlan = Awaited<ReturnType<typeof planProcessSignature>>;
@@ -98,6 +114,8 @@ async function planProcessSignature(input: { token: string; signerId: string; se
     timeStamper: await timeStamperFor({ db, settings }),
     documentTimeStamper: await documentTimeStamperFor({ db, settings }),
     validation: await timed("dss", () => validationData({ signerCertificates: [certificate.certificateDer] }, { db, settings, pools })),
+    // where a validator of our outputs starts from, for the level derived in the worker
+    anchorsDer: [pki.root.certificateDer, ...config.trustAnchorsDer],
     signedAt: new Date(),
   };
 }
@@ -105,13 +123,15 @@ async function planProcessSignature(input: { token: string; signerId: string; se
 /** Each file signed in the worker pool and stored, and the level the last signer's files reach. */
 async function produceSignedDocuments(plan: ProcessSignaturePlan, { db, blobs, config, pools }: ProcessSigningDeps) {
   const cpu: TaskRunner<SignerTasks> = pools.cpu;
-  const { identity, givenNames, lastNames, settings, cmsSigner, signedAt, validation, timeStamper, documentTimeStamper } = plan;
+  const { identity, givenNames, lastNames, settings, cmsSigner, signedAt, validation, timeStamper, documentTimeStamper, anchorsDer } = plan;
   const signedDocuments: SignedDocument[] = [];
+  // the completed files whose level was derived rather than measured, for the sampled full check
+  const derived: { pdf: Uint8Array; level: PadesLevel | null; ourSignatures: number }[] = [];
   let padesLevel: PadesLevel | null = "B-LTA";
   for (const document of plan.documents) {
     const original = await blobs.get(document.blobKey);
     if (!original) throw new AppError("GONE", `el documento ${document.name} ya no está disponible`);
-    // drawing and signing run in the worker pool; the database-backed TSA answers from here
+    // drawing, signing and the derived level run in the worker pool; the database-backed TSA answers from here
     const signed = await cpu.run(
       "produce-process-signature",
       {
@@ -140,19 +160,26 @@ async function produceSignedDocuments(plan: ProcessSignaturePlan, { db, blobs, c
         reason: plan.description ? `Firma del proceso: ${plan.description}`.slice(0, 200) : "Firma del proceso",
         signedAt,
         validation,
+        anchorsDer,
         archive: plan.isLastSigner,
       },
       { timestamp: (digest: Uint8Array) => timeStamper(digest), documentTimestamp: (digest: Uint8Array) => documentTimeStamper(digest) },
     );
-    // the level the completed file really reaches, as our verifier (EU DSS timing rules) measures it
-    if (plan.isLastSigner) padesLevel = lowerLevel(padesLevel, await timed("level", () => measurePadesLevel({ pdf: signed, ourSignatures: document.processSignatures }, { db, settings: { ...settings, trustAnchorsDer: config.trustAnchorsDer }, pools })));
-    await blobs.put(document.outputBlobKey, signed, "application/pdf");
+    const level = levelOfSignatures(document.signaturesLevel, signed);
+    if (plan.isLastSigner) {
+      // no level derived (one signature has none, or was made before levels were recorded): the verifier measures the whole file
+      const fileLevel = level.file ?? (await timed("level", () => measurePadesLevel({ pdf: signed.pdf, ourSignatures: document.processSignatures }, { db, settings: { ...settings, trustAnchorsDer: config.trustAnchorsDer }, pools })));
+      if (level.file !== null) derived.push({ pdf: signed.pdf, level: level.file, ourSignatures: document.processSignatures });
+      padesLevel = lowerLevel(padesLevel, fileLevel);
+    }
+    await blobs.put(document.outputBlobKey, signed.pdf, "application/pdf");
     signedDocuments.push({
       documentId: document.documentId,
       blobKey: document.outputBlobKey,
-      sha256: createHash("sha256").update(signed).digest("hex"),
+      sha256: createHash("sha256").update(signed.pdf).digest("hex"),
       baseBlobKey: document.blobKey,
+      signaturesLevel: level.beforeArchive,
     });
   }
-  return { signedDocuments, padesLevel };
+  return { signedDocuments, padesLevel, derived };
 }

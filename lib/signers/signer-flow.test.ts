@@ -67,7 +67,7 @@ async function signAs(token: string, signerId: string, sessionId = SESSION) {
   for (const d of plan.documents) {
     const bytes = new Uint8Array([...pdfBytes, ...new TextEncoder().encode(`\n% signed by ${plan.signer.docId}\n`)]);
     await blobs().put(d.outputBlobKey, bytes, "application/pdf");
-    signedDocuments.push({ documentId: d.documentId, blobKey: d.outputBlobKey, sha256: "x".repeat(64), baseBlobKey: d.blobKey });
+    signedDocuments.push({ documentId: d.documentId, blobKey: d.outputBlobKey, sha256: "x".repeat(64), baseBlobKey: d.blobKey, signaturesLevel: null });
   }
   return { plan, result: await completeSignerSignature({ token, signerId, sessionId, signedDocuments }, db) };
 }
@@ -159,7 +159,7 @@ describe("signer use cases", () => {
     const a = await prepareSignerSignature({ token: tokens[0], signerId: view.signer!.id }, db);
     const bView = await openSigningLink({ token: tokens[1] }, db);
     await signAs(tokens[1], bView.signer!.id);
-    const stale = a.documents.map((d) => ({ documentId: d.documentId, blobKey: d.outputBlobKey, sha256: "y".repeat(64), baseBlobKey: d.blobKey }));
+    const stale = a.documents.map((d) => ({ documentId: d.documentId, blobKey: d.outputBlobKey, sha256: "y".repeat(64), baseBlobKey: d.blobKey, signaturesLevel: null }));
     await expect(completeSignerSignature({ token: tokens[0], signerId: view.signer!.id, signedDocuments: stale }, db)).rejects.toMatchObject({
       code: "CONFLICT",
       reason: "document_changed",

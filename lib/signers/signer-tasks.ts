@@ -1,11 +1,11 @@
 import { cpuTask } from "@/lib/runtime/cpu-task";
 import type { FacialJudgement, judgeFacialTry } from "./judge-facial-try";
-import type { ProcessSignatureCalls, ProcessSignatureInput } from "./produce-process-signature";
+import type { ProcessSignatureCalls, ProcessSignatureInput, ProcessSignatureOutput } from "./produce-process-signature";
 
 /** The signer flow's tasks in the worker pools (implemented in lib/server/cpu-tasks.ts). */
 export const signerTasks = {
   // drawing and signing one document; the database-backed TSA answers from the main thread
-  "produce-process-signature": cpuTask<ProcessSignatureInput, Uint8Array, ProcessSignatureCalls>(),
+  "produce-process-signature": cpuTask<ProcessSignatureInput, ProcessSignatureOutput, ProcessSignatureCalls>(),
   // on the face pool only (one worker): the models are loaded once, in that worker
   "judge-facial-try": cpuTask<Parameters<typeof judgeFacialTry>[0], FacialJudgement>(),
 };

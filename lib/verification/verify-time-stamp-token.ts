@@ -3,6 +3,7 @@ import type { ValidationMaterial } from "./find-revocation-status";
 import { readSignedData, readTimeStampToken, type SignedDataReading } from "@/lib/pki/read-signed-data";
 import { readTstInfo } from "@/lib/tsa/read-tst-info";
 import { digestOf, findSignerCertificate, SignerInfoError, verifySignerInfo } from "./verify-signer-info";
+import { oids } from "@/lib/pki/object-identifiers";
 import { readCertificate } from "@/lib/pki/check-pki-signatures";
 
 export type TimeStampCheck = {
@@ -34,14 +35,19 @@ function readToken(source: TimeStampTokenSource): SignedDataReading {
  * Verifies an RFC 3161 token over `timeStamped` (the signature value for a signature time-stamp, the
  * signed byte ranges for a document time-stamp). The TSA certificate may travel in the token or in the
  * document's DSS; either way it must carry the timeStamping purpose and chain at the token's time.
+ * `{ sha256 }`: the SHA-256 of what was time-stamped, when the caller hashed it already (a token over
+ * another digest algorithm then does not match).
  */
-export async function verifyTimeStampToken(tokenSource: TimeStampTokenSource, timeStamped: Uint8Array, material: ValidationMaterial & { anchorsDer: Uint8Array[] }): Promise<TimeStampCheck> {
+export async function verifyTimeStampToken(tokenSource: TimeStampTokenSource, timeStamped: Uint8Array | { sha256: Uint8Array }, material: ValidationMaterial & { anchorsDer: Uint8Array[] }): Promise<TimeStampCheck> {
   const token = readToken(tokenSource);
   const tst = readTstInfo(token);
   const base = { at: tst.genTime, matchesImprint: false, valid: false, trusted: false, revocation: "unknown" as const };
   let matchesImprint: boolean;
   try {
-    matchesImprint = digestOf(tst.hashAlgorithmOid, timeStamped).equals(Buffer.from(tst.imprint));
+    matchesImprint =
+      timeStamped instanceof Uint8Array
+        ? digestOf(tst.hashAlgorithmOid, timeStamped).equals(Buffer.from(tst.imprint))
+        : tst.hashAlgorithmOid === oids.sha256 && Buffer.from(timeStamped.sha256).equals(Buffer.from(tst.imprint));
   } catch (error) {
     return { ...base, detail: (error as Error).message };
   }

@@ -1,0 +1,1 @@
+ALTER TABLE "process_documents" ADD COLUMN "signatures_level" text;
