@@ -151,6 +151,8 @@ describe("metrics", () => {
     }
     // a test server verifies every stamp output in full after answering: the level derived per request agreed
     expect(await waitForMetric(/^firmaviva_level_audits_total\{kind="stamp",outcome="agrees"\} (\d+)/m)).toBeGreaterThanOrEqual(1);
+    // and every completed process: the file level derived from what its last signature built agreed
+    expect(await waitForMetric(/^firmaviva_level_audits_total\{kind="process",outcome="agrees"\} (\d+)/m)).toBeGreaterThanOrEqual(1);
     expect(await (await scrape()).text()).not.toMatch(/^firmaviva_level_disagreements_total\{/m);
     // labels never carry a link token or an ID number
     expect(text).not.toContain(flow.token);
