@@ -89,12 +89,20 @@ async function main() {
     for (const run of runs) {
       await waitFor(async () => callbacks.get(run.id) === "signed", 120_000).catch(() => failures.push(`no "signed" callback for ${run.id}`));
     }
-    const caPem = await (await fetch(`${base}/api/pki/ca.pem`)).text();
+    // a keep-alive socket the server closed while the callbacks arrived fails once (under load); ask again
+    const again = async <T>(read: () => Promise<T>): Promise<T> => {
+      try {
+        return await read();
+      } catch {
+        return read();
+      }
+    };
+    const caPem = await again(async () => (await fetch(`${base}/api/pki/ca.pem`)).text());
     const sampled = [runs[0], runs[Math.floor(runs.length / 2)], runs.at(-1)!];
     let valid = 0;
     for (const run of sampled) {
-      const record = (await (await admin.list({ process_id: run.id })).json()) as { signatureProcesses: { documents: { url: string }[] }[] };
-      const output = new Uint8Array(await (await fetch(record.signatureProcesses[0].documents[0].url)).arrayBuffer());
+      const record = await again(async () => (await (await admin.list({ process_id: run.id })).json()) as { signatureProcesses: { documents: { url: string }[] }[] });
+      const output = await again(async () => new Uint8Array(await (await fetch(record.signatureProcesses[0].documents[0].url)).arrayBuffer()));
       const check = validatePdf(output, caPem);
       if (check.pass && check.signatures >= 3) valid++;
       else failures.push(`validate-pdf on ${run.id} (${check.signatures} signatures):\n${check.output.slice(0, 2000)}`);
