@@ -1,7 +1,8 @@
 // Face-check benchmark: model load, analyzeFace, matchFaces and assessLiveness on the shared fixtures,
 // on the tfjs WASM backend (one thread). Prints figures only; it never asserts on time.
 //
-// usage: npx tsx bench/faces.ts [rounds]      (default 3 rounds over the fixtures)
+// usage: npx tsx bench/faces.ts [rounds]        (default 3 rounds over the fixtures)
+//        npx tsx bench/faces.ts --tries [n]     whole facial tries as the face worker runs them (default 5 each)
 import fs from "node:fs";
 import { cpus } from "node:os";
 import { analyzeFace } from "@/lib/faces/analyze-face";
@@ -12,6 +13,9 @@ import { DEFAULT_FACE_MATCH_THRESHOLD, matchFaces } from "@/lib/faces/match-face
 import { makeY4mClip } from "@/lib/faces/testing/make-y4m-clip";
 import { readY4mFrames } from "@/lib/faces/testing/read-y4m-frames";
 import { fixturePath } from "@/test/fixtures-dir";
+import { judgeFacialTry } from "@/lib/signers/judge-facial-try";
+import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
+import { posesOf } from "../e2e/fixtures/scripted-camera";
 
 const FACES = fixturePath("faces");
 const PORTRAITS = [
@@ -51,7 +55,59 @@ async function timed<T>(run: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - started, value];
 }
 
+/** CPU of the whole process (every thread: the face models here, tesseract in its own worker thread). */
+function cpuMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
+/**
+ * Whole tries as the face worker runs them (lib/signers/judge-facial-try.ts): 7 frames of 640×480
+ * (the start pose, 3 of a turn, 3 of a look-up, as the signer page sends them) against a registry
+ * photo, and against a photographed specimen ID card (OCR). The first try of a fresh process pays
+ * the model load and the kernels' first run unless the engine was warmed (as the ticket does).
+ */
+async function tries(count: number): Promise<void> {
+  console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${count} tries each, descriptor ${FACE_DESCRIPTOR_MODEL.name}`);
+  const poses = posesOf("A");
+  const jpeg = (url: string) => new Uint8Array(Buffer.from(url.split(",")[1], "base64"));
+  const frames = [poses.neutral, poses["turn-left"], poses["turn-left"], poses["turn-left"], poses["look-up"], poses["look-up"], poses["look-up"]].map(jpeg);
+  const registry = read("person-a-obama/a1-id-portrait-413x531.jpg");
+  const docId = "42427457";
+  const card = photographCard({ portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: docId, unmarked: true });
+  const challenges = ["turn-left", "look-up"] as const;
+  const registryTry = () => judgeFacialTry({ frames, reference: registry, referenceIsIdDocument: false, docId, challenges: [...challenges] });
+  const cardTry = () => judgeFacialTry({ frames, reference: card, referenceIsIdDocument: true, docId, challenges: [...challenges] });
+  const measure = async (label: string, run: () => Promise<Awaited<ReturnType<typeof judgeFacialTry>>>, n: number) => {
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    let verdict = "";
+    for (let i = 0; i < n; i++) {
+      const [startCpu, started] = [cpuMs(), performance.now()];
+      const judged = await run();
+      wall.push(performance.now() - started);
+      cpu.push(cpuMs() - startCpu);
+      verdict = judged.kind === "judged" ? `${judged.live ? "live" : "not live"}, ${judged.decision} ${judged.similarity}${judged.idDocument ? `, number from ${judged.idDocument.numberSource}` : ""}` : `retry ${judged.reason}`;
+    }
+    stats(`${label} wall`, wall);
+    stats(`${label} CPU`, cpu);
+    console.log(`  verdict: ${verdict}`);
+  };
+  const warm = (await import("@/lib/faces/load-face-engine")) as { warmFaceEngine?: (options: { ocr: boolean }) => Promise<unknown> };
+  if (warm.warmFaceEngine) {
+    const [startCpu, started] = [cpuMs(), performance.now()];
+    await warm.warmFaceEngine({ ocr: true });
+    console.log(`warm-up at the ticket (models, OCR, kernels) wall ${(performance.now() - started).toFixed(0)} ms, CPU ${(cpuMs() - startCpu).toFixed(0)} ms`);
+  } else console.log("no warm-up at the ticket in this version: the first try loads the models");
+  await measure("first registry try", registryTry, 1);
+  await measure("first ID-card try", cardTry, 1);
+  await measure("registry try", registryTry, count);
+  await measure("ID-card try", cardTry, count);
+  console.log(`peak RSS                            ${mb(process.resourceUsage().maxRSS * 1024)}`);
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === "--tries") return tries(Number(process.argv[3] ?? 5));
   const rounds = Number(process.argv[2] ?? 3);
   console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${rounds} rounds, descriptor ${FACE_DESCRIPTOR_MODEL.name}`);
   const rssBefore = process.memoryUsage().rss;
