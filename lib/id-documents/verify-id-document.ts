@@ -51,6 +51,19 @@ const OCR_MAX_WIDTH = 1400;
  * face worker.
  */
 export async function verifyIdDocument(bytes: Uint8Array, expected: { docId: string; today?: Date }): Promise<IdDocumentCheck> {
+  const located = await locateIdCard(bytes);
+  return located.ok ? readIdCard(located.card, expected) : located;
+}
+
+/** A photo in which a card and the portrait printed on it were found: what the OCR half reads. */
+export type LocatedIdCard = { image: DecodedImage; card: CardRegion; faceBox: CardRegion };
+
+/**
+ * The first half of verifyIdDocument, on the calling thread: the card, its sharpness and glare,
+ * and the portrait on it. The second half (readIdCard) runs tesseract in its own thread, so the
+ * caller can analyse the selfie frames meanwhile.
+ */
+export async function locateIdCard(bytes: Uint8Array): Promise<{ ok: true; card: LocatedIdCard } | { ok: false; reason: IdDocumentRefusal }> {
   let image: DecodedImage;
   try {
     image = await decodeImage(bytes, 1600);
@@ -77,7 +90,11 @@ export async function verifyIdDocument(bytes: Uint8Array, expected: { docId: str
   const inside = centre.x > card.x && centre.x < card.x + card.width && centre.y > card.y && centre.y < card.y + card.height;
   const share = faceBox.height / card.height;
   if (!inside || share < PORTRAIT_SHARE.min || share > PORTRAIT_SHARE.max) return { ok: false, reason: "id_document_not_a_card" };
+  return { ok: true, card: { image, card, faceBox } };
+}
 
+/** The second half of verifyIdDocument: the card's text by OCR, its number, whether it is a sample, its expiry; then the portrait. */
+export async function readIdCard({ image, card, faceBox }: LocatedIdCard, expected: { docId: string; today?: Date }): Promise<IdDocumentCheck> {
   const ocr = await (await loadOcrEngine()).read(cardForOcr(image, card));
   const words = ocr.text.split(/\s+/).filter((word) => /[A-Za-z0-9]{3,}/.test(word));
   if (words.length < 3) return { ok: false, reason: "id_document_not_a_card" };

@@ -1,7 +1,7 @@
-import { assessLiveness, type LivenessChallenge } from "@/lib/faces/assess-liveness";
+import { assessLiveness, type LivenessAssessment, type LivenessChallenge } from "@/lib/faces/assess-liveness";
 import { FaceError } from "@/lib/faces/face-error";
 import { matchFaces } from "@/lib/faces/match-faces";
-import { verifyIdDocument, type ExpiryProblem, type IdDocumentRefusal } from "@/lib/id-documents/verify-id-document";
+import { locateIdCard, readIdCard, type ExpiryProblem, type IdDocumentRefusal } from "@/lib/id-documents/verify-id-document";
 
 /** Why a check could not be made; the try is not counted and the page says what to change. */
 export type FacialRetryReason = "challenge_expired" | "id_document_required" | IdDocumentRefusal | "selfie_no_face" | "selfie_multiple_faces" | "selfie_too_small";
@@ -21,14 +21,27 @@ export type IdDocumentEvidence = { numberSource: "mrz" | "printed"; mrzValid: bo
 export async function judgeFacialTry(input: { frames: Uint8Array[]; reference: Uint8Array; referenceIsIdDocument: boolean; docId: string; challenges: LivenessChallenge[] }): Promise<FacialJudgement> {
   let reference = input.reference;
   let idDocument: IdDocumentEvidence | undefined;
+  let liveness: LivenessAssessment;
   if (input.referenceIsIdDocument) {
     // any photo is not a reference: it must be an identity card with the signer's number on it
-    const card = await verifyIdDocument(input.reference, { docId: input.docId });
+    const located = await locateIdCard(input.reference);
+    if (!located.ok) return { kind: "retry", reason: located.reason };
+    // tesseract reads the card in its own thread while this one analyses the frames
+    const reading = readIdCard(located.card, { docId: input.docId });
+    const assessed = await assessLiveness(input.frames, { challenges: input.challenges }).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    // a refused card answers first, as when the frames were analysed after it
+    const card = await reading;
     if (!card.ok) return { kind: "retry", reason: card.reason };
+    if ("error" in assessed) throw assessed.error;
+    liveness = assessed.value;
     reference = card.portrait;
     idDocument = { numberSource: card.numberSource, mrzValid: card.mrzValid, ...(card.mrzLines ? { mrzLines: card.mrzLines, mrzNames: card.mrzNames } : {}), ...(card.expiresOn ? { expiresOn: card.expiresOn } : {}), ...(card.expiryProblem ? { expiryProblem: card.expiryProblem } : {}) };
+  } else {
+    liveness = await assessLiveness(input.frames, { challenges: input.challenges });
   }
-  const liveness = await assessLiveness(input.frames, { challenges: input.challenges });
   const firstFrame = liveness.reasons.find((r) => r.startsWith("frame-0-"));
   if (liveness.reasons.includes("too-few-faces") || firstFrame) {
     return { kind: "retry", reason: firstFrame?.endsWith("multiple-faces") ? "selfie_multiple_faces" : firstFrame?.endsWith("too-small") ? "selfie_too_small" : "selfie_no_face" };

@@ -1,4 +1,5 @@
 import { cpuTask } from "@/lib/runtime/cpu-task";
+import type { FaceEngineWarmth } from "@/lib/faces/warm-face-engine";
 import type { FacialJudgement, judgeFacialTry } from "./judge-facial-try";
 import type { ProcessSignatureCalls, ProcessSignatureInput, ProcessSignatureOutput } from "./produce-process-signature";
 
@@ -8,5 +9,7 @@ export const signerTasks = {
   "produce-process-signature": cpuTask<ProcessSignatureInput, ProcessSignatureOutput, ProcessSignatureCalls>(),
   // on the face pool only (one worker): the models are loaded once, in that worker
   "judge-facial-try": cpuTask<Parameters<typeof judgeFacialTry>[0], FacialJudgement>(),
+  // asked when a capture starts: the models are ready (and have run once) when its frames arrive
+  "warm-face-engine": cpuTask<{ ocr: boolean }, FaceEngineWarmth>(),
 };
 export type SignerTasks = typeof signerTasks;
