@@ -94,10 +94,10 @@ async function tries(count: number): Promise<void> {
     console.log(`  verdict: ${verdict}`);
   };
   // the module is absent before the warm-up existed: the same bench then measures the older code
-  const warm = (await import("@/lib/faces/warm-face-engine").catch(() => ({}))) as { warmFaceEngine?: (options: { ocr: boolean }) => Promise<unknown> };
-  if (warm.warmFaceEngine) {
+  const warm = (await import("@/lib/signers/warm-facial-check").catch(() => ({}))) as { warmFacialCheck?: (options: { ocr: boolean }) => Promise<unknown> };
+  if (warm.warmFacialCheck) {
     const [startCpu, started] = [cpuMs(), performance.now()];
-    await warm.warmFaceEngine({ ocr: true });
+    await warm.warmFacialCheck({ ocr: true });
     console.log(`warm-up at the ticket (models, OCR, kernels) wall ${(performance.now() - started).toFixed(0)} ms, CPU ${(cpuMs() - startCpu).toFixed(0)} ms`);
   } else console.log("no warm-up at the ticket in this version: the first try loads the models");
   await measure("first registry try", registryTry, 1);

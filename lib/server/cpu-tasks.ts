@@ -7,7 +7,7 @@ import { importPkcs12 } from "@/lib/pki/import-pkcs12";
 import { planAndProduceStampedPdf } from "@/lib/stamp-signing/produce-stamped-pdf";
 import { stampSigningTasks } from "@/lib/stamp-signing/stamp-signing-tasks";
 import { judgeFacialTry } from "@/lib/signers/judge-facial-try";
-import { warmFaceEngine } from "@/lib/faces/warm-face-engine";
+import { warmFacialCheck } from "@/lib/signers/warm-facial-check";
 import { produceProcessSignature } from "@/lib/signers/produce-process-signature";
 import { signerTasks } from "@/lib/signers/signer-tasks";
 import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
@@ -53,7 +53,7 @@ export const cpuTasks: CpuTaskImplementations<CpuTasks> = {
       documentTimestamp: (digest) => timed("tsa", () => context.call("documentTimestamp", digest)),
     }),
   "judge-facial-try": (input) => judgeFacialTry(input),
-  "warm-face-engine": (input) => warmFaceEngine(input),
+  "warm-facial-check": (input) => warmFacialCheck(input),
   "verify-pdf": (input) => verifyPdfSignatures(input.bytes, input.anchorsDer),
   "sign-evidence-summary": (input, context) => signEvidenceSummary(input, { timestamp: (digest) => context.call("timestamp", digest) }),
   "check-outside-crl": (input) => checkOutsideCrl(input),

@@ -1,5 +1,5 @@
 import { cpuTask } from "@/lib/runtime/cpu-task";
-import type { FaceEngineWarmth } from "@/lib/faces/warm-face-engine";
+import type { FacialCheckWarmth } from "./warm-facial-check";
 import type { FacialJudgement, judgeFacialTry } from "./judge-facial-try";
 import type { ProcessSignatureCalls, ProcessSignatureInput, ProcessSignatureOutput } from "./produce-process-signature";
 
@@ -10,6 +10,6 @@ export const signerTasks = {
   // on the face pool only (one worker): the models are loaded once, in that worker
   "judge-facial-try": cpuTask<Parameters<typeof judgeFacialTry>[0], FacialJudgement>(),
   // asked when a capture starts: the models are ready (and have run once) when its frames arrive
-  "warm-face-engine": cpuTask<{ ocr: boolean }, FaceEngineWarmth>(),
+  "warm-facial-check": cpuTask<{ ocr: boolean }, FacialCheckWarmth>(),
 };
 export type SignerTasks = typeof signerTasks;

@@ -27,6 +27,6 @@ export async function startFacialTry(input: { token: string; signerId: string },
   const person = { organizationId, nat: signer.nat, docId: signer.docId };
   const ocr = flow.facialReferences.includes("id-document") && !(flow.facialReferences.includes("registry") && (await hasRegistryPhoto(person, deps.db)));
   // not awaited: the answer must not wait for the models; a warm-up that fails (a full queue) only leaves the try to load them
-  deps.facePool.run("warm-face-engine", { ocr }, {}, [], { owner: organizationId }).catch((error: unknown) => logInfo("face warm-up skipped", { reason: (error as Error).message }));
+  deps.facePool.run("warm-facial-check", { ocr }, {}, [], { owner: organizationId }).catch((error: unknown) => logInfo("face warm-up skipped", { reason: (error as Error).message }));
   return ticket;
 }

@@ -2,10 +2,10 @@ import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
 import { loadOcrEngine } from "@/lib/id-documents/load-ocr-engine";
 import { processSingletonLoad } from "@/lib/process-wide/singleton";
-import { decodeImage } from "./decode-image";
-import { loadFaceEngine } from "./load-face-engine";
+import { decodeImage } from "@/lib/faces/decode-image";
+import { loadFaceEngine } from "@/lib/faces/load-face-engine";
 
-export type FaceEngineWarmth = { faceMs: number; ocrMs: number };
+export type FacialCheckWarmth = { faceMs: number; ocrMs: number };
 
 /**
  * Loads the face models (and, for a signer who may show an ID card, the OCR engine) and runs each
@@ -14,7 +14,7 @@ export type FaceEngineWarmth = { faceMs: number; ocrMs: number };
  * first page ~0.8 s more. Asked for when the signer starts a capture (start-facial-try.ts), seconds
  * before the frames arrive; once per worker, later calls cost nothing.
  */
-export async function warmFaceEngine(input: { ocr: boolean }): Promise<FaceEngineWarmth> {
+export async function warmFacialCheck(input: { ocr: boolean }): Promise<FacialCheckWarmth> {
   const started = performance.now();
   await processSingletonLoad("firmaviva.faces.warm", runEveryFaceModel);
   const faceMs = performance.now() - started;
