@@ -33,14 +33,15 @@ export interface MatchFacesOptions {
 /**
  * Compares a selfie (exactly one face) with a reference portrait (registry photo or ID document;
  * the dominant face is used, since ID cards repeat the portrait small). Throws FaceError for
- * unusable images; a readable pair always yields a decision. The selfie may come already analysed
- * (the liveness check analysed the same frame: a second pass would cost ~0.2 s for nothing).
+ * unusable images; a readable pair always yields a decision. Either side may come already analysed
+ * (the liveness check analysed the same frame, the warm-up the registry photo: a second pass would
+ * cost ~0.2 s for nothing); a reference must then have been analysed with `multipleFaces: "largest"`.
  */
-export async function matchFaces(selfieImage: Uint8Array | FaceAnalysis, referenceBytes: Uint8Array, options: MatchFacesOptions = {}): Promise<FaceMatch> {
+export async function matchFaces(selfieImage: Uint8Array | FaceAnalysis, referenceImage: Uint8Array | FaceAnalysis, options: MatchFacesOptions = {}): Promise<FaceMatch> {
   const started = performance.now();
   const threshold = options.threshold ?? configuredFaceMatchThreshold();
   const selfie = selfieImage instanceof Uint8Array ? await analyzeFace(selfieImage, { multipleFaces: "reject" }) : selfieImage;
-  const reference = await analyzeFace(referenceBytes, { multipleFaces: "largest" });
+  const reference = referenceImage instanceof Uint8Array ? await analyzeFace(referenceImage, { multipleFaces: "largest" }) : referenceImage;
   // rounded before deciding, so the stored score and the decision never disagree
   const similarity = Math.round(Math.max(0, Math.min(1, cosineSimilarity(selfie.embedding, reference.embedding))) * 1000) / 1000;
   const { human } = await loadFaceEngine();

@@ -1,6 +1,7 @@
 import { assessLiveness, type LivenessAssessment, type LivenessChallenge } from "@/lib/faces/assess-liveness";
 import { FaceError } from "@/lib/faces/face-error";
 import { matchFaces } from "@/lib/faces/match-faces";
+import { analyzedReference } from "./analyzed-references";
 import { locateIdCard, readIdCard, type ExpiryProblem, type IdDocumentRefusal } from "@/lib/id-documents/verify-id-document";
 
 /** Why a check could not be made; the try is not counted and the page says what to change. */
@@ -47,7 +48,8 @@ export async function judgeFacialTry(input: { frames: Uint8Array[]; reference: U
     return { kind: "retry", reason: firstFrame?.endsWith("multiple-faces") ? "selfie_multiple_faces" : firstFrame?.endsWith("too-small") ? "selfie_too_small" : "selfie_no_face" };
   }
   try {
-    const match = await matchFaces(liveness.startFace ?? input.frames[0], reference);
+    // a registry photo was analysed when the capture started (warm-facial-check.ts); a card's portrait is new
+    const match = await matchFaces(liveness.startFace ?? input.frames[0], idDocument ? reference : await analyzedReference(reference));
     return { kind: "judged", live: liveness.live, reasons: liveness.reasons, similarity: match.similarity, threshold: match.threshold, decision: match.decision, ...(idDocument ? { idDocument, portrait: reference } : {}) };
   } catch (error) {
     if (!(error instanceof FaceError)) throw error;

@@ -10,6 +10,6 @@ export const signerTasks = {
   // on the face pool only (one worker): the models are loaded once, in that worker
   "judge-facial-try": cpuTask<Parameters<typeof judgeFacialTry>[0], FacialJudgement>(),
   // asked when a capture starts: the models are ready (and have run once) when its frames arrive
-  "warm-facial-check": cpuTask<{ ocr: boolean }, FacialCheckWarmth>(),
+  "warm-facial-check": cpuTask<{ ocr: boolean; registryPhoto?: Uint8Array }, FacialCheckWarmth>(),
 };
 export type SignerTasks = typeof signerTasks;

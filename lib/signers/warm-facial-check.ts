@@ -4,19 +4,22 @@ import { loadOcrEngine } from "@/lib/id-documents/load-ocr-engine";
 import { processSingletonLoad } from "@/lib/process-wide/singleton";
 import { decodeImage } from "@/lib/faces/decode-image";
 import { loadFaceEngine } from "@/lib/faces/load-face-engine";
+import { analyzedReference } from "./analyzed-references";
 
 export type FacialCheckWarmth = { faceMs: number; ocrMs: number };
 
 /**
  * Loads the face models (and, for a signer who may show an ID card, the OCR engine) and runs each
- * once, so that the try that follows does not pay for them: a fresh face worker's first analysis
+ * once, and analyses the signer's registry photo, so that the try that follows does not pay for them: a fresh face worker's first analysis
  * cost ~1 s more CPU than the next (the WASM kernels' first run, the decoder's JIT) and tesseract's
  * first page ~0.8 s more. Asked for when the signer starts a capture (start-facial-try.ts), seconds
  * before the frames arrive; once per worker, later calls cost nothing.
  */
-export async function warmFacialCheck(input: { ocr: boolean }): Promise<FacialCheckWarmth> {
+export async function warmFacialCheck(input: { ocr: boolean; registryPhoto?: Uint8Array }): Promise<FacialCheckWarmth> {
   const started = performance.now();
   await processSingletonLoad("firmaviva.faces.warm", runEveryFaceModel);
+  // a real face runs every model and the code around them; its analysis then serves the try
+  if (input.registryPhoto) await analyzedReference(input.registryPhoto).catch(() => undefined);
   const faceMs = performance.now() - started;
   if (input.ocr) await processSingletonLoad("firmaviva.ocr.warm", readOnePage);
   return { faceMs, ocrMs: performance.now() - started - faceMs };
