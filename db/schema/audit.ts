@@ -1,4 +1,4 @@
-import { bigserial, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigserial, index, jsonb, pgTable, text, timestamp, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 /**
  * Append-only, hash-chained record of security-relevant actions. Each organization has its own
@@ -18,6 +18,11 @@ export const auditLog = pgTable(
     prevHash: text("prev_hash").notNull(),
     hash: text("hash").notNull(),
   },
-  (t) => [uniqueIndex("audit_log_hash_key").on(t.hash), index("audit_log_organization_idx").on(t.organizationId, t.id)],
+  (t) => [
+    uniqueIndex("audit_log_hash_key").on(t.hash),
+    index("audit_log_organization_idx").on(t.organizationId, t.id),
+    // one successor per entry: concurrent appends cannot fork a chain (platform events: null organization)
+    unique("audit_log_chain_key").on(t.organizationId, t.prevHash).nullsNotDistinct(),
+  ],
 );
 export type AuditLogEntry = typeof auditLog.$inferSelect;

@@ -2,15 +2,18 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
+import { isUniqueViolation } from "@/db/is-unique-violation";
+import { findPostgresBin, startPostgresCluster } from "@/e2e/fixtures/postgres";
 import { createCredential } from "@/lib/credentials/create-credential";
 import { revokeCredential } from "@/lib/credentials/revoke-credential";
 import { setCredentialRole } from "@/lib/credentials/set-credential-role";
 import { createOrganization } from "@/lib/organizations/create-organization";
 import { setOrganizationStatus } from "@/lib/organizations/set-organization-status";
 import { listAuditEvents } from "./list-audit-events";
-import { recordAuditEvent } from "./record-audit-event";
+import { AUDIT_CHAIN_KEY, recordAuditEvent } from "./record-audit-event";
 import { verifyAuditChain } from "./verify-audit-chain";
 
 let db: Db;
@@ -114,5 +117,54 @@ describe("audit chain", () => {
       ["root@platform.test", "organization.reactivated", "usecases.test"],
     ]);
     expect(await verifyAuditChain({ organizationId: org }, db)).toEqual({ intact: true, entries: 5 });
+  });
+});
+
+// PGlite runs one statement at a time; only PostgreSQL lets two appends read the same last entry
+describe.skipIf(!findPostgresBin("initdb"))("audit chain on PostgreSQL", () => {
+  let cluster: Awaited<ReturnType<typeof startPostgresCluster>>;
+  let pg: Awaited<ReturnType<typeof openDatabase>>;
+  beforeAll(async () => {
+    cluster = await startPostgresCluster();
+    const admin = postgres(cluster.adminUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe("create database audit_chain");
+    await admin.end();
+    pg = await openDatabase({ databaseUrl: cluster.adminUrl.replace(/\/[^/?]*(\?|$)/, "/audit_chain$1"), dataDir: dir });
+  }, 120_000);
+  afterAll(async () => {
+    await pg?.close();
+    cluster?.stop();
+  });
+
+  it("keeps each chain linear under concurrent appends, alone and inside transactions", async () => {
+    const { organization } = await createOrganization({ domain: "pg-concurrent.test", ownerEmail: "o@pg-concurrent.test", ownerPassword: "Owner-Password-1" }, pg.db);
+    const org = organization.id;
+    const before = await verifyAuditChain({ organizationId: org }, pg.db);
+    const platformBefore = await verifyAuditChain({ organizationId: null }, pg.db);
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) => {
+        const event = { organizationId: i % 5 === 0 ? null : org, actor: `w${i}`, action: "process.notified" as const, target: `p${i}` };
+        if (i % 2 === 0) return recordAuditEvent(event, pg.db);
+        // two entries in one transaction: it holds its first entry uncommitted while others read the chain
+        return pg.db.transaction(async (tx) => {
+          await recordAuditEvent(event, tx);
+          await recordAuditEvent({ ...event, target: `${event.target}-second` }, tx);
+        });
+      }),
+    );
+    const orgEntries = 30 - 6 + 12; // 24 writers, the 12 odd ones write twice
+    expect(await verifyAuditChain({ organizationId: org }, pg.db)).toEqual({ intact: true, entries: before.entries + orgEntries });
+    expect(await verifyAuditChain({ organizationId: null }, pg.db)).toEqual({ intact: true, entries: platformBefore.entries + 6 + 3 });
+  });
+
+  it("refuses a second entry after the same one (a fork), for an organization and the platform", async () => {
+    const { organization } = await createOrganization({ domain: "pg-fork.test", ownerEmail: "o@pg-fork.test", ownerPassword: "Owner-Password-1" }, pg.db);
+    for (const organizationId of [organization.id, null]) {
+      const last = await recordAuditEvent({ organizationId, actor: "a", action: "process.created", target: "x" }, pg.db);
+      const fork = pg.db.execute(sql`insert into audit_log (organization_id, occurred_at, actor, action, prev_hash, hash)
+        select organization_id, now(), 'b', 'process.created', prev_hash, md5(random()::text) from audit_log where id = ${last.id}`);
+      const error = await fork.then(() => undefined, (e: unknown) => e);
+      expect(isUniqueViolation(error, AUDIT_CHAIN_KEY)).toBe(true);
+    }
   });
 });

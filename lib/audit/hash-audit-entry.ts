@@ -24,9 +24,9 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** hash = sha256(prev_hash || canonical JSON of the entry), hex. */
-export function hashAuditEntry(prevHash: string, entry: AuditEntryContent): string {
-  const content = canonicalJson({
+/** The text hashed after prev_hash: the entry as canonical JSON. */
+export function auditEntryContent(entry: AuditEntryContent): string {
+  return canonicalJson({
     organizationId: entry.organizationId,
     occurredAt: entry.occurredAt.toISOString(),
     actor: entry.actor,
@@ -34,5 +34,9 @@ export function hashAuditEntry(prevHash: string, entry: AuditEntryContent): stri
     target: entry.target,
     detail: entry.detail,
   });
-  return sha256Hex(prevHash + content);
+}
+
+/** hash = sha256(prev_hash || canonical JSON of the entry), hex (appendAuditEntry computes the same in SQL). */
+export function hashAuditEntry(prevHash: string, entry: AuditEntryContent): string {
+  return sha256Hex(prevHash + auditEntryContent(entry));
 }

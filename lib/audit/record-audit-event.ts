@@ -1,8 +1,6 @@
-import { desc, eq, is, isNull, sql } from "drizzle-orm";
-import { PgTransaction } from "drizzle-orm/pg-core";
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { auditLog } from "@/db/schema";
-import { GENESIS_HASH, hashAuditEntry } from "./hash-audit-entry";
+import { GENESIS_HASH, auditEntryContent } from "./hash-audit-entry";
 
 export type AuditAction =
   | "staff.login"
@@ -55,38 +53,47 @@ export type AuditEvent = {
   detail?: Record<string, unknown>;
 };
 
+/** The unique constraint that keeps each chain linear: no two entries follow the same one. */
+export const AUDIT_CHAIN_KEY = "audit_log_chain_key";
+
+const MAX_APPENDS = 100;
+
 /**
- * Appends one entry to its organization's chain. Pass the caller's transaction to make the entry
- * part of the change it describes; the advisory lock serializes appends per organization so two
- * writers cannot both chain onto the same last hash. The lock lasts until the outer transaction ends.
+ * Appends one entry to its organization's chain in one statement (appendAuditEntry). Pass the
+ * caller's transaction to make the entry part of the change it describes. Two writers that read
+ * the same last entry cannot both link to it (AUDIT_CHAIN_KEY): the later one waits for the
+ * earlier to end, writes nothing, and appends again after it (each statement sees what committed
+ * before it, READ COMMITTED); a statement that writes nothing leaves the caller's transaction intact.
  */
 export async function recordAuditEvent(event: AuditEvent, db: Db): Promise<{ id: number; hash: string }> {
+  for (let attempt = 0; attempt < MAX_APPENDS; attempt++) {
+    const [row] = rowsOf(await db.execute(appendAuditEntry(event, "skip")));
+    if (row) return { id: Number(row.id), hash: row.hash };
+  }
+  throw new Error(`audit chain of ${event.organizationId ?? "platform"}: no append in ${MAX_APPENDS} attempts`);
+}
+
+/**
+ * The statement that appends `event` after the last entry of its chain, with the hash computed by
+ * the database from the same canonical text as hashAuditEntry. When another writer took that last
+ * entry first, "skip" writes nothing (and returns no row), "fail" raises a unique violation of
+ * AUDIT_CHAIN_KEY, which undoes the whole statement it is part of (recordStampTransaction).
+ */
+export function appendAuditEntry(event: AuditEvent, onFork: "skip" | "fail"): SQL {
   // jsonb drops undefined and normalizes numbers; hash exactly what will be read back
   const detail = JSON.parse(JSON.stringify(event.detail ?? {})) as Record<string, unknown>;
   const organizationId = event.organizationId;
-  const append = async (tx: Db) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`audit:${organizationId ?? "platform"}`}))`);
-    const [last] = await tx
-      .select({ hash: auditLog.hash })
-      .from(auditLog)
-      .where(organizationId === null ? isNull(auditLog.organizationId) : eq(auditLog.organizationId, organizationId))
-      .orderBy(desc(auditLog.id))
-      .limit(1);
-    const prevHash = last?.hash ?? GENESIS_HASH;
-    const entry = { organizationId, occurredAt: new Date(), actor: event.actor, action: event.action, target: event.target ?? "", detail };
-    const hash = hashAuditEntry(prevHash, entry);
-    const [row] = await tx
-      .insert(auditLog)
-      .values({ ...entry, prevHash, hash })
-      .returning({ id: auditLog.id, hash: auditLog.hash });
-    return row;
-  };
-  // inside the caller's transaction the entry needs no savepoint of its own: if it fails, so does the change it describes
-  return isTransaction(db) ? append(db) : db.transaction(append);
+  const entry = { organizationId, occurredAt: new Date(), actor: event.actor, action: event.action, target: event.target ?? "", detail };
+  const chain = organizationId === null ? sql`organization_id is null` : sql`organization_id = ${organizationId}::uuid`;
+  return sql`insert into audit_log (organization_id, occurred_at, actor, action, target, detail, prev_hash, hash)
+    select ${organizationId}::uuid, ${entry.occurredAt.toISOString()}::timestamptz, ${entry.actor}, ${entry.action}, ${entry.target}, ${JSON.stringify(detail)}::jsonb,
+      last.hash, encode(sha256(convert_to(last.hash || ${auditEntryContent(entry)}, 'UTF8')), 'hex')
+    from (select coalesce((select hash from audit_log where ${chain} order by id desc limit 1), ${GENESIS_HASH}) as hash) as last
+    ${onFork === "skip" ? sql`on conflict do nothing` : sql``}
+    returning id, hash`;
 }
 
-// a plain boolean, not a type guard: a transaction is a Db to the code above. drizzle's is(), not
-// instanceof: the bundle may hold the pg-core classes twice
-function isTransaction(db: Db): boolean {
-  return is(db, PgTransaction);
+/** Rows of db.execute: an array from postgres.js, `{ rows }` from PGlite. */
+function rowsOf(result: unknown): { id: number | string; hash: string }[] {
+  return (Array.isArray(result) ? result : (result as { rows: { id: number | string; hash: string }[] }).rows);
 }

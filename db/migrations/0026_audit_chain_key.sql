@@ -1,0 +1,1 @@
+ALTER TABLE "audit_log" ADD CONSTRAINT "audit_log_chain_key" UNIQUE NULLS NOT DISTINCT("organization_id","prev_hash");
