@@ -8,7 +8,8 @@ import { isUniqueViolation } from "@/db/is-unique-violation";
 import type { StaffIdentity } from "@/lib/auth/authenticate-staff";
 import type { UploadedFile } from "@/lib/request-reading/parse-multipart";
 import { enqueue } from "@/lib/outbox/enqueue";
-import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent, type AuditEvent } from "@/lib/audit/record-audit-event";
+import { recordStampTransaction, type NewStampTransaction } from "./record-stamp-transaction";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import type { PadesLevel } from "@/lib/verification/verification-report";
 import type { SignPdfFields } from "./schemas";
@@ -26,8 +27,9 @@ export type StampSignatureResult =
 export type StoredSignRequest = Omit<SignPdfFields, "sign_password" | "sign_pin" | "sign_username">;
 
 /**
- * signPDF: validate everything up front, claim the tx_token (a unique constraint, so racing
- * requests cannot both win), then sign now or queue a durable job in the same transaction.
+ * signPDF: validate everything up front, then sign now and take the tx_token with the output, or
+ * take it with a durable job (queued). A unique constraint holds the tx_token, so racing requests
+ * cannot both win.
  */
 export type RequestStampSignatureInput = {
   caller: StaffIdentity;
@@ -64,50 +66,60 @@ export async function requestStampSignature(
     });
     return { mode: "async", txToken, docId };
   }
-  // the worker checks the upload, then asks for the claim, then signs: a refused document takes no tx_token
+  // the worker checks the upload, then asks for the signer, then signs: a refused document takes no tx_token
+  let checked: { repaired: boolean } | undefined;
   const claim = async (facts: { repaired: boolean }) => {
     const signer = await resolveStampSigner({ caller, fields }, { db: services.db, settings });
-    await claimTransaction({ ...request, repaired: facts.repaired }, services.db);
+    checked = facts;
     return signer;
   };
+  // the tx_token is taken with the output, in one statement after signing (record-stamp-transaction.ts)
+  const transaction = () => stampTransactionRecord({ ...request, repaired: checked?.repaired === true });
   // the upload is read nowhere else after this: its buffer moves to the worker
   const job = { txToken, docId, organizationId: caller.organizationId, organizationDomain: caller.organizationDomain, pdf: input.pdf.bytes, image, fields, giveUpInput: input.moveUpload === true };
-  const signed = await signStampNow({ ...job, claim }, services).catch(async (error) => {
-    // the pool answers once the claim in flight settled: our claim, if made, is the pending row with our docId
-    await recordSignFailure({ organizationId: caller.organizationId, docId, message: signFailureMessage(error) }, services.db);
+  const signed = await signStampNow({ ...job, claim, transaction }, services).catch(async (error) => {
+    // a document that passed its checks and then failed is recorded failed, unless its tx_token is another's
+    if (checked && !(isAppError(error) && error.code === "TX_TOKEN_REUSED")) {
+      const { row, audit } = transaction();
+      await recordStampTransaction({ row: { ...row, status: "failed", failureMessage: signFailureMessage(error), completedAt: new Date() }, audit }, services.db).catch((recordError: unknown) => {
+        if (!(isAppError(recordError) && recordError.code === "TX_TOKEN_REUSED")) throw recordError;
+      });
+    }
     throw error;
   });
   return fields.async ? { mode: "async", txToken, docId } : { mode: "sync", txToken, docId, ...signed };
 }
 
-/** Takes the tx_token with the pending transaction (and, when queued, its job) in one database transaction. */
-async function claimTransaction(
-  request: { caller: StaffIdentity; fields: SignPdfFields; txToken: string; docId: string; hasImage: boolean; repaired: boolean; queuedInput?: string },
-  db: Db,
-): Promise<void> {
+type ClaimRequest = { caller: StaffIdentity; fields: SignPdfFields; txToken: string; docId: string; hasImage: boolean; repaired: boolean; queuedInput?: string };
+
+/** The pending transaction row of a request and the audit entry that records it. */
+function stampTransactionRecord(request: ClaimRequest): { row: NewStampTransaction & { status: "pending" }; audit: AuditEvent } {
   const { caller, fields, txToken, docId } = request;
   const stored: StoredSignRequest = { ...fields, sign_password: undefined, sign_pin: undefined, sign_username: undefined } as StoredSignRequest;
+  return {
+    row: {
+      organizationId: caller.organizationId,
+      userId: caller.userId,
+      txToken,
+      docId,
+      operation: "signPDF",
+      status: "pending",
+      signType: fields.sign_type,
+      inputBlobKey: request.queuedInput ?? null,
+      summary: { request: stored, hasImage: request.hasImage, signer: signerSummary(fields), ...(request.repaired ? { repaired: true } : {}) },
+    },
+    audit: { organizationId: caller.organizationId, actor: caller.email, action: "stamp.signature_requested", target: txToken, detail: { docId, signType: fields.sign_type, async: !!fields.async, repaired: request.repaired } },
+  };
+}
+
+/** Takes the tx_token with the pending transaction and its queued job in one database transaction. */
+async function claimTransaction(request: ClaimRequest, db: Db): Promise<void> {
+  const { row, audit } = stampTransactionRecord(request);
   try {
     await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(stampTransactions)
-        .values({
-          organizationId: caller.organizationId,
-          userId: caller.userId,
-          txToken,
-          docId,
-          operation: "signPDF",
-          status: "pending",
-          signType: fields.sign_type,
-          inputBlobKey: request.queuedInput ?? null,
-          summary: { request: stored, hasImage: request.hasImage, signer: signerSummary(fields), ...(request.repaired ? { repaired: true } : {}) },
-        })
-        .returning({ id: stampTransactions.id });
-      await recordAuditEvent(
-        { organizationId: caller.organizationId, actor: caller.email, action: "stamp.signature_requested", target: txToken, detail: { docId, signType: fields.sign_type, async: !!fields.async, repaired: request.repaired } },
-        tx,
-      );
-      if (request.queuedInput) await enqueue({ kind: "stamp.sign", payload: { transactionId: row.id }, organizationId: caller.organizationId, maxAttempts: 3 }, tx);
+      const [inserted] = await tx.insert(stampTransactions).values(row).returning({ id: stampTransactions.id });
+      await recordAuditEvent(audit, tx);
+      if (request.queuedInput) await enqueue({ kind: "stamp.sign", payload: { transactionId: inserted.id }, organizationId: request.caller.organizationId, maxAttempts: 3 }, tx);
     });
   } catch (error) {
     if (isUniqueViolation(error, "stamp_transactions_org_tx_token_key")) throw new AppError("TX_TOKEN_REUSED", undefined, "tx_token");
@@ -121,19 +133,12 @@ export function signFailureMessage(error: unknown): string {
   return isAppError(error) && error.code !== "INTERNAL" ? error.message : "Error al firmar el PDF.";
 }
 
-/** Marks a still-pending transaction failed with the reason the integrator will read. */
-export async function recordSignFailure(
-  input: { transactionId: string; message: string } | { organizationId: string; docId: string; message: string },
-  db: Db,
-): Promise<void> {
-  // a docId is made per request (a tx_token may be another request's claim); none claimed, nothing changes
-  const which = "transactionId" in input
-    ? eq(stampTransactions.id, input.transactionId)
-    : and(eq(stampTransactions.organizationId, input.organizationId), eq(stampTransactions.docId, input.docId));
+/** Marks a still-pending (queued) transaction failed with the reason the integrator will read. */
+export async function recordSignFailure(input: { transactionId: string; message: string }, db: Db): Promise<void> {
   await db
     .update(stampTransactions)
     .set({ status: "failed", failureMessage: input.message, completedAt: new Date() })
-    .where(and(which, eq(stampTransactions.status, "pending")));
+    .where(and(eq(stampTransactions.id, input.transactionId), eq(stampTransactions.status, "pending")));
 }
 
 function signerSummary(fields: SignPdfFields) {

@@ -1,7 +1,7 @@
 import type { Services } from "@/lib/runtime/services";
 import { eq } from "drizzle-orm";
 import { organizations } from "@/db/schema";
-import { completeStampSignature, type StampSigningDeps } from "./complete-stamp-signature";
+import { completeStampSignature, type StampSigningDeps, type UnclaimedTransaction } from "./complete-stamp-signature";
 import { pkiSettingsOf } from "@/lib/certificates/pki-settings";
 import { timeStamperFor } from "@/lib/certificates/time-stamp-authority";
 import { validationData } from "@/lib/certificates/finish-long-term-validation";
@@ -28,6 +28,8 @@ export type SignNowJob = {
   outputName?: string;
   /** The caller no longer needs `pdf` and its buffer holds nothing else (an upload): moved to the worker, not copied. */
   giveUpInput?: boolean;
+  /** A request that claimed nothing yet: its transaction, written done with the output (else a queued one is completed). */
+  transaction?: () => UnclaimedTransaction;
 };
 
 const MOVE_FROM_BYTES = 64 * 1024;
@@ -41,7 +43,7 @@ export type ClaimTransaction = (facts: { repaired: boolean }) => Promise<CmsSign
  * time-stamp), then completes (complete-stamp-signature.ts). Each step is a typed message whose
  * answer is a value: what one step needs of another (the signer's chain) comes back in the next
  * message, and what completion needs comes back in the task's output. The caller's `claim` runs
- * between the checks and the signature; the pool reports a failure only once the steps in flight
+ * between the checks and the signature (it resolves the signer); the pool reports a failure only once the steps in flight
  * settled, with a step's own error when one failed, so the caller may then record the failure.
  */
 export async function signStampNow(
@@ -75,7 +77,7 @@ export async function signStampNow(
   const transfer = movable ? [job.pdf.buffer as ArrayBuffer] : [];
   const pool: TaskRunner<StampSigningTasks> = pools.cpu;
   const result = await pool.run("plan-and-produce-stamped-pdf", input, calls, transfer);
-  await completeStampSignature({ job, produced: result, revocationUnavailable: result.revocationUnavailable, signerChainDer: result.signerChainDer }, services);
+  await completeStampSignature({ job, produced: result, revocationUnavailable: result.revocationUnavailable, signerChainDer: result.signerChainDer, transaction: job.transaction?.() }, services);
   return { pdf: result.pdf, padesLevel: result.padesLevel, revocationUnavailable: result.revocationUnavailable };
 }
 

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { batchLookups } from "./batch-lookups";
+
+/** A lookup whose statements finish when the test says so, recording the keys of each. */
+function controlledLookup(fail?: (keys: string[]) => Error | undefined) {
+  const statements: string[][] = [];
+  const pending: (() => void)[] = [];
+  const lookup = (keys: string[]) => {
+    statements.push(keys);
+    return new Promise<Map<string, string>>((resolve, reject) => {
+      pending.push(() => {
+        const error = fail?.(keys);
+        if (error) reject(error);
+        else resolve(new Map(keys.filter((k) => !k.startsWith("unknown")).map((k) => [k, `value of ${k}`])));
+      });
+    });
+  };
+  const finishNext = async () => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    pending.shift()!();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+  return { statements, lookup, finishNext };
+}
+
+describe("batchLookups", () => {
+  it("reads a lone key at once, with no timer, and answers it only after its statement", async () => {
+    const l = controlledLookup();
+    const reads = batchLookups({ maxKeys: 8, lookup: l.lookup });
+    let answer: string | undefined;
+    const done = reads.get("a").then((value) => (answer = value));
+    expect(l.statements).toEqual([["a"]]);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(answer).toBeUndefined();
+    await l.finishNext();
+    await done;
+    expect(answer).toBe("value of a");
+  });
+
+  it("reads the keys that arrived during a statement together in the next, each caller getting its own value", async () => {
+    const l = controlledLookup();
+    const reads = batchLookups({ maxKeys: 3, lookup: l.lookup });
+    const answers = ["a", "b", "c", "b", "unknown-d", "e"].map((key) => reads.get(key));
+    await l.finishNext();
+    await l.finishNext();
+    await l.finishNext();
+    // a alone; then at most 3 distinct keys (b, c, b, unknown-d); then e
+    expect(l.statements).toEqual([["a"], ["b", "c", "unknown-d"], ["e"]]);
+    expect(await Promise.all(answers)).toEqual(["value of a", "value of b", "value of c", "value of b", undefined, "value of e"]);
+  });
+
+  it("fails only the callers of a failed statement, and reads on after it", async () => {
+    const l = controlledLookup((keys) => (keys.includes("x") ? new Error("database down") : undefined));
+    const reads = batchLookups({ maxKeys: 8, lookup: l.lookup });
+    const first = reads.get("a");
+    const failed = [reads.get("x"), reads.get("y")].map((p) => p.then(() => "answered", (error: Error) => error.message));
+    await l.finishNext();
+    await l.finishNext();
+    expect(await first).toBe("value of a");
+    expect(await Promise.all(failed)).toEqual(["database down", "database down"]);
+    const later = reads.get("z");
+    await l.finishNext();
+    expect(await later).toBe("value of z");
+  });
+});
