@@ -7,6 +7,8 @@ import { openDatabase, type Db } from "@/db/client";
 import { organizations, stampApiTokens, users } from "@/db/schema";
 import { isAppError } from "@/lib/errors";
 import { bootstrapPlatform } from "@/lib/organizations/bootstrap-platform";
+import { createOrganization } from "@/lib/organizations/create-organization";
+import { sha256Hex } from "@/lib/crypto/derive-key";
 import { issueStampToken } from "./issue-stamp-token";
 import { verifyStampToken } from "./verify-stamp-token";
 
@@ -58,5 +60,24 @@ describe("verifyStampToken: token, user and organization in one statement, check
     expect(await verdict(token)).toBe("UNAUTHORIZED");
     await db.update(organizations).set({ status: "active" }).where(eq(organizations.domain, "verify.test"));
     expect(await verdict(token)).toBe("admin@verify.test v2");
+  });
+
+  it("concurrent calls, read together, each get their own token's verdict", async () => {
+    await createOrganization({ domain: "other.test", ownerEmail: "owner@other.test", ownerPassword: "Other-Owner-Pass-1" }, db);
+    const other = await issueStampToken({ email: "owner@other.test", password: "Other-Owner-Pass-1", version: "v2" }, { db, settings }).then((r) => r.token);
+    const v3 = await issue("v3");
+    const expired = await issue("v2");
+    await db.update(stampApiTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(stampApiTokens.tokenHash, sha256Hex(expired)));
+    const tokens = [v3, "unknown-1", other, expired, v3, "unknown-2", other];
+    // the first is read alone; the rest arrive while it runs and share the next statement
+    expect(await Promise.all(tokens.map(verdict))).toEqual([
+      "admin@verify.test v3",
+      "UNAUTHORIZED",
+      "owner@other.test v2",
+      "UNAUTHORIZED",
+      "admin@verify.test v3",
+      "UNAUTHORIZED",
+      "owner@other.test v2",
+    ]);
   });
 });
