@@ -19,6 +19,7 @@ import { qpdfCheck, validatePdf } from "../fixtures/independent-validators";
 const LONG = 180_000;
 const RETRY_BASE_SECONDS = 1;
 const contract = fixture("pdfs/valid/libreoffice74-contrato-a4.pdf");
+const portrait = fixture("images/portrait-413x531.jpg");
 const stampSigner = { names: "Ana", last_names: "Reintentos", person_id: "12345678", nationality: "PER", person_id_type: "DNI" };
 
 let server: TestServer;
@@ -122,4 +123,23 @@ describe("async signPDF and a failing TSA", () => {
     expect(jobs).toHaveLength(1);
     expect(jobs[0]).toMatchObject({ status: "dead", attempts: 1, lastError: "El archivo no es un PDF válido o está dañado." });
   }, 2 * LONG);
+
+  it("records a signPDF signed now whose TSA fails as failed, with the reason in getSignedPDF, and keeps its tx_token taken", async () => {
+    tsa.setMode({ kind: "fail" });
+    const txToken = "SyncTsaFailure000001";
+    const refused = await api.signPdf({ ...stampSigner, tx_token: txToken }, { pdf: contract });
+    expect(refused.ok).toBe(false);
+    expect((await refused.json()).success).toBe(false);
+    // written failed only after the document passed its checks and its time-stamp was refused
+    const answer = await finalAnswer(txToken);
+    expect(answer.status).toBe(422);
+    expect(answer.body.message).toBe("No se pudo obtener el sello de tiempo de la TSA.");
+    tsa.setMode({ kind: "forward" });
+    const again = await api.signPdf({ ...stampSigner, tx_token: txToken }, { pdf: contract });
+    expect(again.status).toBe(409);
+    // a document refused by its checks takes no tx_token: the same token signs afterwards
+    const unchecked = "SyncRefusedDoc000001";
+    expect((await api.signPdf({ ...stampSigner, tx_token: unchecked, page: 99, position_x: 10, position_y: 10 }, { pdf: contract, image: portrait })).status).toBe(400);
+    expect((await api.signPdf({ ...stampSigner, tx_token: unchecked }, { pdf: contract })).status).toBe(200);
+  }, LONG);
 });
