@@ -3,7 +3,8 @@
 // non-zero only when a request fails or a sampled output fails test/validators/validate-pdf.mjs.
 // Build first (`npx next build`); the server gets a fresh DATA_DIR. On PostgreSQL:
 // `npx tsx bench/on-postgres.ts bench/api.ts`. `--large` adds the ~50 MB signPDF over HTTP (`--large-only`: that alone);
-// `--time-stamps` measures only /api/health, signTimeStamp and /api/tsa (a quick run for the TSA path).
+// `--time-stamps` measures only /api/health, signTimeStamp and /api/tsa (a quick run for the TSA path);
+// `--sign-pdf` only /api/health and plain signPDF at c=1 and c=8 (a quick run for its database path).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -115,6 +116,7 @@ async function main() {
 
     const samples: Sample[] = [];
     if (timeStampsOnly) return await timeStampFigures(server, database, { health, signTimeStamp, tsa }, { tsq, caPem });
+    if (process.argv.includes("--sign-pdf")) return await plainSignPdfFigures(server, database, { health, signPlain }, caPem);
     const c1 = [
       await load(server, "/api/health c=1", 1, 200, health),
       await load(server, "signPDF binary, no image c=1", 1, 60, signPlain, sampler("plain c=1", samples)),
@@ -161,6 +163,24 @@ async function largeOnlyFigures(server: TestServer, api: StampApiClient, file: s
 }
 
 /** `--time-stamps`: the TSA path alone; every serial compared, the first and every 100th .tsr checked by validate-tsr. */
+/** `--sign-pdf`: the plain signPDF goals alone (c=8 throughput, c=1 p50 against /api/health), a quick run for the database path. */
+async function plainSignPdfFigures(server: TestServer, database: string, calls: Record<"health" | "signPlain", () => Promise<Response>>, caPem: string) {
+  const samples: Sample[] = [];
+  const figures = [
+    await load(server, "/api/health c=1", 1, 200, calls.health),
+    await load(server, "signPDF binary, no image c=1", 1, 60, calls.signPlain, sampler("plain c=1", samples)),
+    await load(server, "signPDF binary, no image c=8", 8, 240, calls.signPlain, sampler("plain c=8", samples)),
+  ];
+  const lines = [`stamp API on ${database}, plain signPDF only, ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`, ""];
+  for (const f of figures) lines.push(row(f));
+  lines.push("", `ratio to /api/health p50 in this run (${figures[0].p50.toFixed(1)} ms): signPDF plain ${(figures[1].p50 / figures[0].p50).toFixed(1)}x`);
+  lines.push("", "per-stage breakdown (Server-Timing):", ...breakdown(figures.slice(1)));
+  const checked = await checkSampledOutputs(samples, caPem);
+  failures.push(...checked.failures);
+  lines.push("", ...checked.lines);
+  console.log(`\n${lines.join("\n")}`);
+}
+
 async function timeStampFigures(server: TestServer, database: string, calls: Record<"health" | "signTimeStamp" | "tsa", () => Promise<Response>>, check: { tsq: Uint8Array; caPem: string }) {
   const replies: Uint8Array[] = [];
   const keep = (body: Uint8Array) => replies.push(Buffer.from(JSON.parse(Buffer.from(body).toString()).tsr_file, "base64"));
