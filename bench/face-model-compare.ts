@@ -11,6 +11,7 @@ import { CalibrationError, chooseThreshold, measureRates, type FacePair } from "
 import { clopperPearson } from "@/lib/faces/clopper-pearson";
 import { drawDetCurve } from "@/lib/faces/draw-det-curve";
 import { DEFAULT_FACE_MATCH_THRESHOLD } from "@/lib/faces/match-faces";
+import { seededRandom } from "@/test/seeded-random";
 
 const FAR = 0.001;
 const RANDOM_SPLITS = 20;
@@ -22,15 +23,6 @@ function readPairs(model: string): PersonPair[] {
   return lines.map((line) => line.split("\t")).filter((f) => f[4] !== "error").map(([a, b, pa, pb, s]) => ({ a, b, people: [pa, pb], same: pa === pb, similarity: Math.round(Number(s) * 1000) / 1000 }));
 }
 
-/** Mulberry32: a seeded generator, so the random splits are the same on every run. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function twoFolds(pairs: PersonPair[], half: Set<string>) {
   const within = (inside: boolean) => pairs.filter((p) => half.has(p.people[0]) === inside && half.has(p.people[1]) === inside);
@@ -84,7 +76,7 @@ function compare(model: string, pairs: PersonPair[]): void {
     const fixed = twoFolds(pairs, new Set(people.filter((_, i) => i % 2 === 0)));
     const far = clopperPearson(fixed.fa, fixed.impostors);
     const frr = clopperPearson(fixed.fr, fixed.genuine);
-    const next = random(38);
+    const next = seededRandom(38);
     const splits = Array.from({ length: RANDOM_SPLITS }, () => twoFolds(pairs, new Set(people.filter(() => next() < 0.5))));
     const sum = (key: "fa" | "impostors" | "fr" | "genuine") => splits.reduce((total, s) => total + s[key], 0);
     const thresholds = splits.flatMap((s) => s.thresholds).sort((a, b) => a - b);

@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { callbackSecretOf, standardWebhookSecret } from "@/lib/callbacks/callback-secret";
@@ -8,29 +7,18 @@ import { TEST_SECRET_KEY, startSeededServer, type SeededServer } from "../fixtur
 import { staffCookie } from "../fixtures/staff-cookie";
 import { callServerAction } from "../fixtures/server-action";
 import { processApi, signer, waitFor } from "../fixtures/process-api-client";
+import { startCallbackCollector, type CallbackCollector } from "../fixtures/callback-collector";
 
 // The departed employee: an admin who created API credentials and saw the callback secret, then was removed.
-type Received = { headers: http.IncomingHttpHeaders; body: string };
 let seeded: SeededServer;
-let receiver: http.Server;
-let callbackUrl = "";
-const received: Received[] = [];
+let callbacks: CallbackCollector<{ id: string }>;
 beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/callback`;
+  callbacks = await startCallbackCollector();
   seeded = await startSeededServer();
 });
 afterAll(async () => {
   await seeded?.server.stop();
-  receiver?.close();
+  callbacks?.close();
 });
 
 const base = () => seeded.server.baseUrl;
@@ -83,11 +71,11 @@ describe("a removed admin", () => {
     expect((await api.list()).status).toBe(404);
 
     // the next callback carries the new secret's signature and, within 24 h, the old one's
-    const response = await api.create({ signers: [signer()], urlCallback: callbackUrl, description: "Tras la salida" });
+    const response = await api.create({ signers: [signer()], urlCallback: callbacks.url, description: "Tras la salida" });
     expect(response.status).toBe(201);
     const { id } = await response.json();
     expect((await api.reject([id])).status).toBe(200);
-    const delivery = await waitFor(async () => received.find((r) => JSON.parse(r.body).id === id));
+    const delivery = await waitFor(async () => callbacks.deliveries.find((r) => JSON.parse(r.body).id === id));
     const headers = Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [k, String(v)]));
     expect(headers["webhook-signature"].split(" ")).toHaveLength(2);
     expect(new Webhook(standardWebhookSecret(callbackSecret(2))).verify(delivery.body, headers)).toMatchObject({ id });

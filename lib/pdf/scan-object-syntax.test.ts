@@ -5,6 +5,7 @@ import { openLazyPdf, type LazyPdf } from "./open-lazy-pdf";
 import { refOf } from "./parse-pdf-object";
 import { objectSyntaxIsPlain } from "./scan-object-syntax";
 import { findCorruptObject } from "./find-corrupt-object";
+import { seededRandom } from "@/test/seeded-random";
 
 /** What the strict parser says of one plain object: read, or refused (any error: damage or a limit). */
 function parserReads(pdf: LazyPdf, num: number, gen: number): boolean {
@@ -74,15 +75,6 @@ function pdfWith(bodies: string[]): Uint8Array {
   return new Uint8Array(Buffer.from(text, "latin1"));
 }
 
-// seeded, so a failure replays
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PALETTE = [..."()<>[]{}/%\\#R \n\r\t0123456789.-+eEnulftrsamdLgh", "\0", "\x0b", "\xa0", "\x85", "\xff"];
 const INSERTS = ["null", "true", "<<", ">>", "0 R", "1 0 R", "stream", "endstream", "/Length", "/Length null", "/Le#6egth 3", "/Le#6Egth 3", "%x\n", "<a\xa0b>", "5.0"];
@@ -129,7 +121,7 @@ describe("objectSyntaxIsPlain against the strict parser", () => {
   });
 
   it("accepts nothing the parser refuses, in thousands of damaged copies", () => {
-    const next = random(40);
+    const next = seededRandom(40);
     const tally: Tally = { agreed: 0, unsure: 0, refused: 0, cases: 0 };
     for (const name of FIXTURES) {
       const original = new Uint8Array(fs.readFileSync(fixturePath("pdfs/valid", name)));

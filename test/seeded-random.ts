@@ -1,0 +1,12 @@
+/**
+ * Mulberry32: a seeded generator of numbers in [0, 1), for tests and benches whose random inputs
+ * must be the same on every run, so that a failure replays and figures compare across runs.
+ */
+export function seededRandom(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
