@@ -22,6 +22,10 @@ export default defineConfig({
   use: {
     baseURL,
     screenshot: "only-on-failure",
+    // a click or a page that never comes fails its test in a minute, not after the test's own
+    // limit (up to 7 minutes for the camera specs): one broken state must not cost the run its budget
+    actionTimeout: 30_000,
+    navigationTimeout: 60_000,
     trace: "off",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",

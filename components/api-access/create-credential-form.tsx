@@ -9,6 +9,7 @@ import type { Locale } from "@/lib/i18n/messages";
 import { translatorFor } from "@/components/ui/use-translator";
 import { createCredentialAction } from "@/app/(staff)/api-access/actions";
 import { roleName } from "@/lib/i18n/role-names";
+import { HydratedForm } from "@/components/ui/hydrated-form";
 
 type Values = z.input<typeof ZNewCredential>;
 
@@ -33,7 +34,7 @@ export function CreateCredentialForm({ locale, domain, mayGrant }: { locale: Loc
     }
   });
   return (
-    <form className="card stack" onSubmit={onSubmit} noValidate>
+    <HydratedForm className="card stack" onSubmit={onSubmit} noValidate>
       <h2>{t("api.newCredential")}</h2>
       <div className="grid-2">
         <div>
@@ -68,6 +69,6 @@ export function CreateCredentialForm({ locale, domain, mayGrant }: { locale: Loc
           </dl>
         </div>
       )}
-    </form>
+    </HydratedForm>
   );
 }

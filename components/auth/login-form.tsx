@@ -5,6 +5,7 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { z } from "zod";
 import { login } from "@/app/login/actions";
+import { HydratedForm } from "@/components/ui/hydrated-form";
 
 type Labels = {
   email: string;
@@ -34,7 +35,7 @@ export function LoginForm({ labels }: { labels: Labels }) {
   });
 
   return (
-    <form className="stack" onSubmit={onSubmit} noValidate>
+    <HydratedForm className="stack" onSubmit={onSubmit} noValidate>
       {failed && (
         <p className="alert" role="alert">
           {labels.invalid}
@@ -59,6 +60,6 @@ export function LoginForm({ labels }: { labels: Labels }) {
       <button className="button" type="submit" disabled={isSubmitting}>
         {isSubmitting ? labels.submitting : labels.submit}
       </button>
-    </form>
+    </HydratedForm>
   );
 }

@@ -8,6 +8,7 @@ import { ZEnrollCertificateHolder } from "@/lib/stamp-signing/schemas";
 import type { Locale } from "@/lib/i18n/messages";
 import { translatorFor } from "@/components/ui/use-translator";
 import { enrollHolderAction } from "@/app/(staff)/certificates/actions";
+import { HydratedForm } from "@/components/ui/hydrated-form";
 
 type Values = z.input<typeof ZEnrollCertificateHolder>;
 
@@ -37,7 +38,7 @@ export function EnrollHolderForm({ locale }: { locale: Locale }) {
     </div>
   );
   return (
-    <form className="stack" onSubmit={onSubmit} noValidate aria-labelledby="enroll-title">
+    <HydratedForm className="stack" onSubmit={onSubmit} noValidate aria-labelledby="enroll-title">
       <h3 id="enroll-title">{t("certs.enroll")}</h3>
       <fieldset className="row wrap">
         <legend>{t("certs.source")}</legend>
@@ -67,6 +68,6 @@ export function EnrollHolderForm({ locale }: { locale: Locale }) {
       </div>
       <button type="submit" className="button" disabled={isSubmitting}>{t("certs.enrollSubmit")}</button>
       {message && <p role="status" className={message.ok ? "notice" : "alert"}>{message.text}</p>}
-    </form>
+    </HydratedForm>
   );
 }

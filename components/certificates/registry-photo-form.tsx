@@ -7,6 +7,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { MAX_REGISTRY_PHOTO_BYTES, ZRegistryPhotoUpload } from "@/lib/registry-photos/schemas";
 import type { Locale } from "@/lib/i18n/messages";
 import { translatorFor } from "@/components/ui/use-translator";
+import { HydratedForm } from "@/components/ui/hydrated-form";
 
 type Props = {
   locale: Locale;
@@ -62,7 +63,7 @@ export function RegistryPhotoForm({ locale, nationalities, person, onSaved }: Pr
   });
 
   return (
-    <form className="stack" onSubmit={onSubmit} noValidate data-testid={person ? "registry-replace-form" : "registry-upload-form"}>
+    <HydratedForm className="stack" onSubmit={onSubmit} noValidate data-testid={person ? "registry-replace-form" : "registry-upload-form"}>
       {person ? (
         <>
           <input type="hidden" {...register("nat")} />
@@ -102,6 +103,6 @@ export function RegistryPhotoForm({ locale, nationalities, person, onSaved }: Pr
         <button type="submit" className="button" disabled={isSubmitting}>{isSubmitting ? t("registry.submitting") : t("registry.submit")}</button>
       </div>
       {message && <p role={message.ok ? "status" : "alert"} className={message.ok ? "notice" : "alert"}>{message.text}</p>}
-    </form>
+    </HydratedForm>
   );
 }

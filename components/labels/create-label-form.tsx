@@ -8,6 +8,7 @@ import { ZLabelBody } from "@/lib/labels/schemas";
 import type { Locale } from "@/lib/i18n/messages";
 import { translatorFor } from "@/components/ui/use-translator";
 import { createLabelAction } from "@/app/(staff)/labels/actions";
+import { HydratedForm } from "@/components/ui/hydrated-form";
 
 type Values = z.input<typeof ZLabelBody>;
 
@@ -21,7 +22,7 @@ export function CreateLabelForm({ locale }: { locale: Locale }) {
     if (result.ok) reset();
   });
   return (
-    <form className="card stack" onSubmit={onSubmit} noValidate>
+    <HydratedForm className="card stack" onSubmit={onSubmit} noValidate>
       <h2>{t("labels.new")}</h2>
       <div className="row align-end">
         <div className="grow">
@@ -32,6 +33,6 @@ export function CreateLabelForm({ locale }: { locale: Locale }) {
       </div>
       {errors.label && <p className="field-error">{errors.label.message}</p>}
       {message && <p role="status" className={message.ok ? "muted" : "alert"}>{message.text}</p>}
-    </form>
+    </HydratedForm>
   );
 }

@@ -9,6 +9,7 @@ import type { Locale } from "@/lib/i18n/messages";
 import { translatorFor } from "@/components/ui/use-translator";
 import { addStaffUserAction } from "@/app/(staff)/organization/actions";
 import { roleName } from "@/lib/i18n/role-names";
+import { HydratedForm } from "@/components/ui/hydrated-form";
 
 type Values = z.input<typeof ZNewStaffUser>;
 
@@ -22,7 +23,7 @@ export function AddStaffForm({ locale }: { locale: Locale }) {
     if (result.ok) reset({ email: "", password: "", role: "operator" });
   });
   return (
-    <form className="stack" onSubmit={onSubmit} noValidate aria-labelledby="add-staff-title">
+    <HydratedForm className="stack" onSubmit={onSubmit} noValidate aria-labelledby="add-staff-title">
       <h3 id="add-staff-title">{t("org.addStaff")}</h3>
       <div className="grid-2">
         <div>
@@ -44,6 +45,6 @@ export function AddStaffForm({ locale }: { locale: Locale }) {
       </div>
       <button type="submit" className="button" disabled={isSubmitting}>{t("org.add")}</button>
       {message && <p role="status" className={message.ok ? "muted" : "alert"}>{message.text}</p>}
-    </form>
+    </HydratedForm>
   );
 }

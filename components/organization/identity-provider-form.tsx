@@ -7,6 +7,7 @@ import { ZIdentityProviderSettings, type IdentityProviderSettings, type Identity
 import type { Locale, MessageKey } from "@/lib/i18n/messages";
 import { translatorFor } from "@/components/ui/use-translator";
 import { removeIdentityProviderAction, saveIdentityProviderAction } from "@/app/(staff)/organization/identity-provider-actions";
+import { HydratedForm } from "@/components/ui/hydrated-form";
 
 type Props = { locale: Locale; editable: boolean; redirectUri: string; initial: Omit<IdentityProviderSettingsInput, "clientSecret"> | null };
 
@@ -37,7 +38,7 @@ export function IdentityProviderForm({ locale, editable, redirectUri, initial }:
     if (result.ok) setConfigured(false);
   };
   return (
-    <form className="card stack" onSubmit={onSubmit} noValidate data-testid="identity-provider-form">
+    <HydratedForm className="card stack" onSubmit={onSubmit} noValidate data-testid="identity-provider-form">
       <h2>{t("eid.title")}</h2>
       <p className="muted">
         {t("eid.help")} <code data-testid="eid-redirect-uri">{redirectUri}</code>
@@ -76,6 +77,6 @@ export function IdentityProviderForm({ locale, editable, redirectUri, initial }:
           {message.text}
         </p>
       )}
-    </form>
+    </HydratedForm>
   );
 }

@@ -8,6 +8,7 @@ import { nationalities } from "@/lib/identity-registry/check-national-id";
 import type { Locale } from "@/lib/i18n/messages";
 import { translatorFor } from "@/components/ui/use-translator";
 import { updateSettingsAction } from "@/app/(staff)/organization/actions";
+import { HydratedForm } from "@/components/ui/hydrated-form";
 
 /** `privateCallbacks` is shown, never edited here: the platform administrator sets it. */
 type Props = { locale: Locale; initial: OrganizationSettingsInput; privateCallbacks: boolean; editable: boolean; timeZones: string[] };
@@ -22,7 +23,7 @@ export function SettingsForm({ locale, initial, privateCallbacks, editable, time
     setMessage({ ok: result.ok, text: result.message });
   });
   return (
-    <form className="card stack" onSubmit={onSubmit} noValidate>
+    <HydratedForm className="card stack" onSubmit={onSubmit} noValidate>
       <h2>{t("org.settings")}</h2>
       <fieldset disabled={!editable} className="stack">
         <fieldset>
@@ -57,6 +58,6 @@ export function SettingsForm({ locale, initial, privateCallbacks, editable, time
       </fieldset>
       {!editable && <p className="muted">{t("org.ownerOnly")}</p>}
       {message && <p role="status" className={message.ok ? "muted" : "alert"}>{message.text}</p>}
-    </form>
+    </HydratedForm>
   );
 }

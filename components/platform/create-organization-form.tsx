@@ -6,6 +6,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import type { z } from "zod";
 import { ZCreateOrganization } from "@/lib/organizations/schemas";
 import { createOrganizationAction, type ActionResult } from "@/app/(staff)/platform/actions";
+import { HydratedForm } from "@/components/ui/hydrated-form";
 
 type FormValues = z.input<typeof ZCreateOrganization>;
 
@@ -19,7 +20,7 @@ export function CreateOrganizationForm() {
     else if (outcome.field) setError(outcome.field as keyof FormValues, { message: outcome.message });
   });
   return (
-    <form className="card stack" onSubmit={onSubmit} noValidate aria-labelledby="new-org-title">
+    <HydratedForm className="card stack" onSubmit={onSubmit} noValidate aria-labelledby="new-org-title">
       <h2 id="new-org-title">Nueva organización</h2>
       {result && <p className={result.ok ? "muted" : "alert"} role="status">{result.message}</p>}
       <div>
@@ -42,6 +43,6 @@ export function CreateOrganizationForm() {
         {errors.ownerPassword && <p className="field-error">{errors.ownerPassword.message}</p>}
       </div>
       <button className="button" type="submit" disabled={isSubmitting}>{isSubmitting ? "Creando…" : "Crear organización"}</button>
-    </form>
+    </HydratedForm>
   );
 }

@@ -8,6 +8,7 @@ import { ZModifyProcess } from "@/lib/processes/schemas";
 import type { Locale } from "@/lib/i18n/messages";
 import { translatorFor } from "@/components/ui/use-translator";
 import { modifyProcessAction } from "@/app/(staff)/processes/actions";
+import { HydratedForm } from "@/components/ui/hydrated-form";
 
 type Values = z.input<typeof ZModifyProcess>;
 
@@ -26,7 +27,7 @@ export function EditDescriptionForm({ processId, description, locale }: { proces
     if (result.ok) reset({ process_id: processId, description: values.description });
   });
   return (
-    <form className="stack" onSubmit={onSubmit} noValidate data-testid="edit-description">
+    <HydratedForm className="stack" onSubmit={onSubmit} noValidate data-testid="edit-description">
       <div>
         <label htmlFor="modify-description">{t("processes.description")}</label>
         <textarea id="modify-description" rows={2} {...register("description")} aria-invalid={!!errors.description} />
@@ -36,6 +37,6 @@ export function EditDescriptionForm({ processId, description, locale }: { proces
         <button type="submit" className="button" disabled={isSubmitting || !isDirty}>{isSubmitting ? t("modify.saving") : t("modify.saveDescription")}</button>
       </div>
       {message && <p role="status" className={message.ok ? "notice" : "alert"}>{message.text}</p>}
-    </form>
+    </HydratedForm>
   );
 }

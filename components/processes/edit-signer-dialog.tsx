@@ -9,6 +9,7 @@ import { ContactFields } from "./contact-fields";
 import { StampStyleFields } from "./stamp-style-fields";
 import { changedSignerRequest, editFieldOf, editSignerDefaults, editSignerResolver, type EditSignerValues, type ModifiableSigner } from "./edit-signer-values";
 import type { ChangeOutcome } from "./signer-changes";
+import { HydratedForm } from "@/components/ui/hydrated-form";
 
 type Props = { processId: string; signer: ModifiableSigner; locale: Locale; onDone: (outcome: ChangeOutcome) => void; disabled?: boolean };
 
@@ -51,7 +52,7 @@ export function EditSignerDialog({ processId, signer, locale, onDone, disabled }
         {t("modify.edit")}
       </button>
       <dialog ref={dialog} className="dialog" aria-label={`${t("modify.editTitle")} ${label}`}>
-        <form className="stack" onSubmit={onSubmit} noValidate>
+        <HydratedForm className="stack" onSubmit={onSubmit} noValidate>
           <h2>{t("modify.editTitle")} <code>{label}</code></h2>
           <p className="muted">{t("modify.editHelp")}</p>
           <div className="grid-2">
@@ -69,7 +70,7 @@ export function EditSignerDialog({ processId, signer, locale, onDone, disabled }
             <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>{t("common.cancel")}</button>
             <button type="submit" className="button" disabled={isSubmitting}>{isSubmitting ? t("modify.saving") : t("common.save")}</button>
           </div>
-        </form>
+        </HydratedForm>
       </dialog>
     </>
   );

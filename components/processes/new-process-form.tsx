@@ -9,6 +9,7 @@ import { emptySigner, processFieldsResolver, toProcessFields, type NewProcessVal
 import { SignerFields } from "./signer-fields";
 import { StampGridPreview } from "./stamp-grid-preview";
 import { uploadWithProgress } from "./upload-with-progress";
+import { HydratedForm } from "@/components/ui/hydrated-form";
 
 /** `eidProvider`: the display name of the organization's OpenID Connect provider, null without one. */
 type Props = { locale: Locale; maxUploadMb: number; nationalities: string[]; labels: string[]; eidProvider: string | null };
@@ -66,7 +67,7 @@ export function NewProcessForm({ locale, maxUploadMb, nationalities, labels, eid
   });
 
   return (
-    <form className="stack" onSubmit={onSubmit} noValidate>
+    <HydratedForm className="stack" onSubmit={onSubmit} noValidate>
       <section className="card stack">
         <h2>{t("new.files")}</h2>
         <label htmlFor="pdfFiles">{t("new.pickFiles")} <span className="muted">({t("new.maxSize")} {maxUploadMb} MB)</span></label>
@@ -126,6 +127,6 @@ export function NewProcessForm({ locale, maxUploadMb, nationalities, labels, eid
         </div>
       )}
       <button className="button" type="submit" disabled={isSubmitting}>{isSubmitting ? t("new.creating") : t("new.create")}</button>
-    </form>
+    </HydratedForm>
   );
 }

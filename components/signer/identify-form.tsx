@@ -9,6 +9,7 @@ import { nationalities } from "@/lib/identity-registry/check-national-id";
 import { ZIdentityForm } from "@/lib/signers/schemas";
 import { postJson } from "./call-signer-api";
 import { signerTranslator, type SignerLocale, type SignerMessageKey } from "./signer-messages";
+import { HydratedForm } from "@/components/ui/hydrated-form";
 
 type Input = z.input<typeof ZIdentityForm>;
 type Output = z.output<typeof ZIdentityForm>;
@@ -39,7 +40,7 @@ export function IdentifyForm({ locale, api, maxAttempts }: { locale: SignerLocal
     <section className="signer-card card stack" aria-labelledby="identify-title">
       <h1 id="identify-title">{t("identify.title")}</h1>
       <p>{t("identify.lead")}</p>
-      <form onSubmit={onSubmit} noValidate className="stack">
+      <HydratedForm onSubmit={onSubmit} noValidate className="stack">
         <div>
           <label htmlFor="nat">{t("identify.nat")}</label>
           <select id="nat" {...form.register("nat")}>
@@ -74,7 +75,7 @@ export function IdentifyForm({ locale, api, maxAttempts }: { locale: SignerLocal
           {isSubmitting ? t("identify.submitting") : t("identify.submit")}
         </button>
         <p className="hint">{t("identify.maxAttempts", { n: maxAttempts })}</p>
-      </form>
+      </HydratedForm>
     </section>
   );
 }

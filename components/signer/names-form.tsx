@@ -9,6 +9,7 @@ import { ZPersonNames } from "@/lib/identity-registry/schemas";
 import type { ProposedNames } from "@/lib/signers/confirm-signer-names";
 import { postJson } from "./call-signer-api";
 import { signerTranslator, type SignerLocale } from "./signer-messages";
+import { HydratedForm } from "@/components/ui/hydrated-form";
 
 type Input = z.input<typeof ZPersonNames>;
 type Output = z.output<typeof ZPersonNames>;
@@ -43,7 +44,7 @@ export function NamesForm({ locale, api, proposed, idLabel }: { locale: SignerLo
       <p className="muted">
         {t("names.document")}: {idLabel}
       </p>
-      <form onSubmit={onSubmit} noValidate className="stack">
+      <HydratedForm onSubmit={onSubmit} noValidate className="stack">
         <div>
           <label htmlFor="given_name">{t("names.given")}</label>
           <input id="given_name" type="text" readOnly={fromEid} defaultValue={proposed.given_name} autoComplete="given-name" aria-describedby="given_name-error" aria-invalid={Boolean(errors.given_name)} {...form.register("given_name")} />
@@ -61,7 +62,7 @@ export function NamesForm({ locale, api, proposed, idLabel }: { locale: SignerLo
         <button type="submit" className="button button-block" disabled={isSubmitting}>
           {isSubmitting ? t("names.submitting") : t("names.submit")}
         </button>
-      </form>
+      </HydratedForm>
     </section>
   );
 }

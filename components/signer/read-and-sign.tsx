@@ -11,6 +11,7 @@ import { ZDeclineSignature } from "@/lib/signers/schemas";
 import { callSignerApi, postJson } from "./call-signer-api";
 import { signerTranslator, type SignerLocale } from "./signer-messages";
 import { useReadingRecord } from "./use-reading-record";
+import { HydratedForm } from "@/components/ui/hydrated-form";
 
 /**
  * Read every file, then sign with one button, or decline with a reason. Signing is enabled once the
@@ -145,7 +146,7 @@ function DeclineDialog({ locale, api, disabled }: { locale: SignerLocale; api: s
         {t("decline.open")}
       </button>
       <dialog ref={dialogRef} className="dialog" aria-labelledby="decline-title">
-        <form onSubmit={submit} className="stack" noValidate>
+        <HydratedForm onSubmit={submit} className="stack" noValidate>
           <h2 id="decline-title">{t("decline.title")}</h2>
           <p>{t("decline.text")}</p>
           <div>
@@ -163,7 +164,7 @@ function DeclineDialog({ locale, api, disabled }: { locale: SignerLocale; api: s
               {t("decline.cancel")}
             </button>
           </div>
-        </form>
+        </HydratedForm>
       </dialog>
     </>
   );

@@ -10,6 +10,7 @@ import { StampPlacer, type PageSize, type StampPosition } from "./stamp-placer";
 import { StampPreview } from "./stamp-preview";
 import { StampSignerFields, type StampFormValues } from "./stamp-signer-fields";
 import "./stamp-page.css";
+import { HydratedForm } from "@/components/ui/hydrated-form";
 
 type FieldName = keyof StampFormValues | "position_x" | "position_y";
 const formFields: FieldName[] = ["page", "names", "last_names", "person_id_type", "person_id", "nationality", "email", "qr_type", "qr_text", "stamp_size", "sign_type", "sign_username", "sign_password", "sign_pin", "position_x", "position_y"];
@@ -133,7 +134,7 @@ export function StampSignForm({ locale, maxUploadMb, nationality }: Props) {
   ];
 
   return (
-    <form className="stamp-layout" onSubmit={onSubmit} noValidate data-testid="stamp-sign-form">
+    <HydratedForm className="stamp-layout" onSubmit={onSubmit} noValidate data-testid="stamp-sign-form">
       <section className="card stack">
         <h2>{t("stamp.document")}</h2>
         <p className="muted">{t("stamp.help")}</p>
@@ -260,6 +261,6 @@ export function StampSignForm({ locale, maxUploadMb, nationality }: Props) {
           )}
         </section>
       </div>
-    </form>
+    </HydratedForm>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useRef } from "react";
+import { useHydrated } from "./use-hydrated";
 
 type Props = {
   label: string;
@@ -16,9 +17,11 @@ type Props = {
 /** A button that asks first, in a real modal <dialog> (focus trapped, Escape cancels), before an action that cannot be undone. */
 export function ConfirmButton({ label, title, text, confirmLabel, cancelLabel, onConfirm, disabled, danger = true }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
+  // a click before hydration would do nothing at all: the button waits for its handler
+  const hydrated = useHydrated();
   return (
     <>
-      <button type="button" className={danger ? "button button-danger" : "button button-secondary"} disabled={disabled} onClick={() => dialog.current?.showModal()}>
+      <button type="button" className={danger ? "button button-danger" : "button button-secondary"} disabled={disabled || !hydrated} onClick={() => dialog.current?.showModal()}>
         {label}
       </button>
       <dialog ref={dialog} className="dialog" aria-label={title}>

@@ -45,6 +45,9 @@ export class OrganizationPage {
     await this.page.getByLabel("Los procesos nuevos requieren aprobación antes de notificar").setChecked(on);
     await this.page.getByRole("button", { name: "Guardar" }).click();
     await expect(this.page.getByRole("status")).toContainText("Configuración guardada.");
+    // what was stored, not what the form shows: a later spec depends on this setting being put back
+    await this.page.reload();
+    await expect(this.page.getByLabel("Los procesos nuevos requieren aprobación antes de notificar")).toBeChecked({ checked: on });
   }
 
   async setTimeZone(zone: string) {
