@@ -25,7 +25,7 @@ export default defineConfig({
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          // each file starts its own server; run with --no-file-parallelism (scripts/test.mjs) to bound memory
+          // each file starts its own server on its own database; scripts/test.mjs runs two files at a time
         },
       },
     ],
