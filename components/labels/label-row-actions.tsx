@@ -6,6 +6,7 @@ import type { Locale } from "@/lib/i18n/messages";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { translatorFor } from "@/components/ui/use-translator";
 import { deleteLabelAction, renameLabelAction } from "@/app/(staff)/labels/actions";
+import { HydrationGate } from "@/components/ui/hydrated-form";
 
 /** Rename (inline) and delete (after a confirmation dialog) for one label. */
 export function LabelRowActions({ label, owner, locale }: { label: string; owner: string; locale: Locale }) {
@@ -29,26 +30,28 @@ export function LabelRowActions({ label, owner, locale }: { label: string; owner
       setError(result.ok ? null : result.message);
     });
   return (
-    <div className="row wrap">
-      {editing ? (
-        <>
-          <input type="text" aria-label={`${t("labels.newName")} ${label}`} value={name} onChange={(e) => setName(e.target.value)} className="input-inline" />
-          <button type="button" className="button" onClick={rename} disabled={pending}>{t("common.save")}</button>
-          <button type="button" className="button button-secondary" onClick={() => setEditing(false)}>{t("common.cancel")}</button>
-        </>
-      ) : (
-        <button type="button" className="button button-secondary" onClick={() => setEditing(true)} aria-label={`${t("labels.rename")} ${label}`}>{t("labels.rename")}</button>
-      )}
-      <ConfirmButton
-        label={t("labels.delete")}
-        title={`${t("labels.deleteTitle")} ${label}`}
-        text={t("labels.deleteText")}
-        confirmLabel={t("labels.delete")}
-        cancelLabel={t("common.cancel")}
-        onConfirm={remove}
-        disabled={pending}
-      />
-      {error && <span className="field-error" role="alert">{error}</span>}
-    </div>
+    <HydrationGate>
+      <div className="row wrap">
+        {editing ? (
+          <>
+            <input type="text" aria-label={`${t("labels.newName")} ${label}`} value={name} onChange={(e) => setName(e.target.value)} className="input-inline" />
+            <button type="button" className="button" onClick={rename} disabled={pending}>{t("common.save")}</button>
+            <button type="button" className="button button-secondary" onClick={() => setEditing(false)}>{t("common.cancel")}</button>
+          </>
+        ) : (
+          <button type="button" className="button button-secondary" onClick={() => setEditing(true)} aria-label={`${t("labels.rename")} ${label}`}>{t("labels.rename")}</button>
+        )}
+        <ConfirmButton
+          label={t("labels.delete")}
+          title={`${t("labels.deleteTitle")} ${label}`}
+          text={t("labels.deleteText")}
+          confirmLabel={t("labels.delete")}
+          cancelLabel={t("common.cancel")}
+          onConfirm={remove}
+          disabled={pending}
+        />
+        {error && <span className="field-error" role="alert">{error}</span>}
+      </div>
+    </HydrationGate>
   );
 }

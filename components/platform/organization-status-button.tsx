@@ -2,6 +2,7 @@
 
 import { useTransition } from "react";
 import { setOrganizationStatusAction } from "@/app/(staff)/platform/actions";
+import { HydrationGate } from "@/components/ui/hydrated-form";
 
 /** Suspending cuts every token of the organization at once, so it asks first. */
 export function OrganizationStatusButton({ domain, status }: { domain: string; status: "active" | "suspended" }) {
@@ -16,8 +17,10 @@ export function OrganizationStatusButton({ domain, status }: { domain: string; s
     });
   };
   return (
-    <button type="button" className="button button-secondary" onClick={onClick} disabled={pending} aria-label={`${label} ${domain}`}>
-      {pending ? "…" : label}
-    </button>
+    <HydrationGate>
+      <button type="button" className="button button-secondary" onClick={onClick} disabled={pending} aria-label={`${label} ${domain}`}>
+        {pending ? "…" : label}
+      </button>
+    </HydrationGate>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useTransition } from "react";
 import { setPrivateCallbacksAction } from "@/app/(staff)/platform/actions";
+import { HydrationGate } from "@/components/ui/hydrated-form";
 
 /**
  * Opens or closes one organization's SSRF guard. Allowing asks first: the server will then POST to
@@ -18,11 +19,13 @@ export function PrivateCallbacksButton({ domain, allowed }: { domain: string; al
     });
   };
   return (
-    <span className="row">
-      <span className={`badge ${allowed ? "badge-suspended" : "badge-active"}`} data-testid={`private-callbacks-${domain}`}>{allowed ? "Permitidos" : "Prohibidos"}</span>
-      <button type="button" className="button button-secondary" onClick={onClick} disabled={pending} aria-label={`${label} callbacks a red privada de ${domain}`}>
-        {pending ? "…" : label}
-      </button>
-    </span>
+    <HydrationGate>
+      <span className="row">
+        <span className={`badge ${allowed ? "badge-suspended" : "badge-active"}`} data-testid={`private-callbacks-${domain}`}>{allowed ? "Permitidos" : "Prohibidos"}</span>
+        <button type="button" className="button button-secondary" onClick={onClick} disabled={pending} aria-label={`${label} callbacks a red privada de ${domain}`}>
+          {pending ? "…" : label}
+        </button>
+      </span>
+    </HydrationGate>
   );
 }

@@ -5,6 +5,7 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { translatorFor } from "@/components/ui/use-translator";
 import type { Locale } from "@/lib/i18n/messages";
 import { notifyProcessAction, rejectProcessAction } from "@/app/(staff)/processes/actions";
+import { HydrationGate } from "@/components/ui/hydrated-form";
 
 type Outcome = { ok: boolean; message: string; links?: { link: string; nat_dni: string }[] };
 
@@ -27,37 +28,39 @@ export function ProcessActions({ processId, canNotify, canReject, locale }: { pr
       setOutcome({ ok: result.ok, message: result.message });
     });
   return (
-    <div className="stack">
-      <div className="row">
-        {canNotify && (
-          <button type="button" className="button" onClick={notify} disabled={pending}>
-            {t("detail.notify")}
-          </button>
-        )}
-        {canReject && (
-          <ConfirmButton
-            label={t("detail.reject")}
-            title={t("detail.rejectTitle")}
-            text={t("detail.rejectText")}
-            confirmLabel={t("detail.rejectConfirm")}
-            cancelLabel={t("common.cancel")}
-            onConfirm={reject}
-            disabled={pending}
-          />
-        )}
-      </div>
-      {outcome && (
-        <div role="status" className={outcome.ok ? "notice" : "alert"}>
-          <p>{outcome.message}</p>
-          {outcome.links && (
-            <ul className="link-list">
-              {outcome.links.map((l) => (
-                <li key={l.link}><code>{l.nat_dni}</code> <a href={l.link}>{l.link}</a></li>
-              ))}
-            </ul>
+    <HydrationGate>
+      <div className="stack">
+        <div className="row">
+          {canNotify && (
+            <button type="button" className="button" onClick={notify} disabled={pending}>
+              {t("detail.notify")}
+            </button>
+          )}
+          {canReject && (
+            <ConfirmButton
+              label={t("detail.reject")}
+              title={t("detail.rejectTitle")}
+              text={t("detail.rejectText")}
+              confirmLabel={t("detail.rejectConfirm")}
+              cancelLabel={t("common.cancel")}
+              onConfirm={reject}
+              disabled={pending}
+            />
           )}
         </div>
-      )}
-    </div>
+        {outcome && (
+          <div role="status" className={outcome.ok ? "notice" : "alert"}>
+            <p>{outcome.message}</p>
+            {outcome.links && (
+              <ul className="link-list">
+                {outcome.links.map((l) => (
+                  <li key={l.link}><code>{l.nat_dni}</code> <a href={l.link}>{l.link}</a></li>
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
+      </div>
+    </HydrationGate>
   );
 }

@@ -2,24 +2,27 @@
 
 import { useState, useTransition } from "react";
 import { redeliverCallbackAction } from "@/app/(staff)/processes/actions";
+import { HydrationGate } from "@/components/ui/hydrated-form";
 
 export function RedeliverButton({ processId, label }: { processId: string; label: string }) {
   const [pending, start] = useTransition();
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   return (
-    <div className="row">
-      <button
-        type="button"
-        className="button button-secondary"
-        disabled={pending}
-        onClick={() => start(async () => {
-          const result = await redeliverCallbackAction(processId);
-          setMessage({ ok: result.ok, text: result.message });
-        })}
-      >
-        {label}
-      </button>
-      {message && <span role="status" className={message.ok ? "muted" : "field-error"}>{message.text}</span>}
-    </div>
+    <HydrationGate>
+      <div className="row">
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={pending}
+          onClick={() => start(async () => {
+            const result = await redeliverCallbackAction(processId);
+            setMessage({ ok: result.ok, text: result.message });
+          })}
+        >
+          {label}
+        </button>
+        {message && <span role="status" className={message.ok ? "muted" : "field-error"}>{message.text}</span>}
+      </div>
+    </HydrationGate>
   );
 }

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { isEidFailureReason } from "@/lib/identity-assurance/eid/eid-failure";
 import { postJson } from "./call-signer-api";
 import { signerTranslator, type SignerLocale } from "./signer-messages";
+import { HydrationGate } from "@/components/ui/hydrated-form";
 
 type Props = { locale: SignerLocale; api: string; providerName: string | null; attemptsLeft: number; outcome: string | null };
 
@@ -29,22 +30,24 @@ export function EidLogin({ locale, api, providerName, attemptsLeft, outcome }: P
   };
 
   return (
-    <section className="signer-card card stack" aria-labelledby="eid-title" data-testid="eid-step">
-      <h1 id="eid-title">{t("eid.title")}</h1>
-      {providerName ? <p>{t("eid.lead", { provider })}</p> : <p className="alert" role="alert">{t("eid.noProvider")}</p>}
-      {problem && (
-        <p className="alert" role="alert" data-testid="eid-problem">
-          {problem}
+    <HydrationGate>
+      <section className="signer-card card stack" aria-labelledby="eid-title" data-testid="eid-step">
+        <h1 id="eid-title">{t("eid.title")}</h1>
+        {providerName ? <p>{t("eid.lead", { provider })}</p> : <p className="alert" role="alert">{t("eid.noProvider")}</p>}
+        {problem && (
+          <p className="alert" role="alert" data-testid="eid-problem">
+            {problem}
+          </p>
+        )}
+        <p className="muted" data-testid="eid-attempts">
+          {t("eid.attemptsLeft", { count: attemptsLeft })}
         </p>
-      )}
-      <p className="muted" data-testid="eid-attempts">
-        {t("eid.attemptsLeft", { count: attemptsLeft })}
-      </p>
-      {providerName && (
-        <button type="button" className="button button-block" onClick={start} disabled={going}>
-          {going ? t("eid.going", { provider }) : t("eid.button", { provider })}
-        </button>
-      )}
-    </section>
+        {providerName && (
+          <button type="button" className="button button-block" onClick={start} disabled={going}>
+            {going ? t("eid.going", { provider }) : t("eid.button", { provider })}
+          </button>
+        )}
+      </section>
+    </HydrationGate>
   );
 }

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { callSignerApi } from "./call-signer-api";
 import { cameraProblemOf, grabFrame, openFrontCamera, shrinkPhoto, wait, type CameraProblem } from "./capture-frames";
 import { signerTranslator, type SignerLocale, type SignerMessageKey } from "./signer-messages";
+import { HydrationGate } from "@/components/ui/hydrated-form";
 
 type Challenge = "turn-left" | "turn-right" | "look-up" | "smile" | "move-closer";
 type Phase = "intro" | "starting" | "preview" | "look" | "move" | "checking" | "camera-problem";
@@ -153,101 +154,103 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; attempts
   const status = { intro: "", "camera-problem": "", starting: t("facial.starting"), preview: t("facial.ready"), look: t("facial.look"), move: movement || "", checking: t("facial.checking") }[phase];
 
   return (
-    <section className="signer-card card stack" aria-labelledby="facial-title" data-phase={phase} data-challenges={challenges.join(" ")} data-step={phase === "move" ? `challenge-${step}` : phase}>
-      <h1 id="facial-title" ref={phase === "camera-problem" ? undefined : headingRef} tabIndex={-1}>
-        {t("facial.title")}
-      </h1>
-      {phase === "camera-problem" && problem ? (
-        <div className="stack" role="alert" data-testid="camera-problem" data-problem={problem}>
-          <h2 ref={headingRef} tabIndex={-1}>
-            {t(problem === "nocamera" ? "facial.nocamera.title" : problem === "unsupported" ? "facial.unsupported" : "facial.denied.title")}
-          </h2>
-          {problem !== "unsupported" && <p>{t(problem === "nocamera" ? "facial.nocamera.text" : "facial.denied.text")}</p>}
-          <button type="button" className="button button-block" onClick={startCamera}>
-            {t("facial.retryCamera")}
-          </button>
-          <p className="muted">{t("help.contact")}</p>
-        </div>
-      ) : (
-        <>
-          {!cameraOn && (
-            <>
-              {props.reviewRejectedReason && !feedback && (
-                <p className="notice-warn" role="alert" data-testid="review-rejected">
-                  {t("facial.reviewRejected", { reason: props.reviewRejectedReason })}
-                </p>
-              )}
-              <p>{props.needsIdDocument ? t("facial.leadId") : t("facial.lead")}</p>
-              <h2>{t("facial.tips")}</h2>
-              <ul className="tips">
-                <li>{t("facial.tip.light")}</li>
-                <li>{t("facial.tip.frame")}</li>
-                <li>{t("facial.tip.alone")}</li>
-              </ul>
-              <p>{t("facial.twoMovements")}</p>
-              {props.needsIdDocument && (
-                <div>
-                  <label htmlFor="id-document">{t("facial.idDocument")}</label>
-                  <input
-                    id="id-document"
-                    type="file"
-                    accept="image/jpeg,image/png,image/webp"
-                    capture="environment"
-                    aria-describedby="id-document-hint"
-                    onChange={async (event) => {
-                      const file = event.target.files?.[0];
-                      const pending = file ? shrinkPhoto(file) : Promise.resolve(null);
-                      idDocumentPending.current = pending;
-                      setIdDocument(null);
-                      const photo = await pending;
-                      if (idDocumentPending.current === pending) setIdDocument(photo);
-                    }}
-                  />
-                  <p id="id-document-hint" className="hint">
-                    {t("facial.idDocument.hint")}
-                  </p>
-                  {idDocument && (
-                    <p className="notice" data-testid="id-document-ready">
-                      {t("facial.idDocument.ready")}
-                    </p>
-                  )}
-                </div>
-              )}
-            </>
-          )}
-          <div className={cameraOn ? "selfie-frame" : "selfie-frame hidden"}>
-            <video ref={videoRef} playsInline muted aria-label={t("facial.preview")} aria-describedby="selfie-description" onPlaying={() => setPlaying(true)} />
-            <div className="selfie-oval" aria-hidden="true" />
+    <HydrationGate>
+      <section className="signer-card card stack" aria-labelledby="facial-title" data-phase={phase} data-challenges={challenges.join(" ")} data-step={phase === "move" ? `challenge-${step}` : phase}>
+        <h1 id="facial-title" ref={phase === "camera-problem" ? undefined : headingRef} tabIndex={-1}>
+          {t("facial.title")}
+        </h1>
+        {phase === "camera-problem" && problem ? (
+          <div className="stack" role="alert" data-testid="camera-problem" data-problem={problem}>
+            <h2 ref={headingRef} tabIndex={-1}>
+              {t(problem === "nocamera" ? "facial.nocamera.title" : problem === "unsupported" ? "facial.unsupported" : "facial.denied.title")}
+            </h2>
+            {problem !== "unsupported" && <p>{t(problem === "nocamera" ? "facial.nocamera.text" : "facial.denied.text")}</p>}
+            <button type="button" className="button button-block" onClick={startCamera}>
+              {t("facial.retryCamera")}
+            </button>
+            <p className="muted">{t("help.contact")}</p>
           </div>
-          <p id="selfie-description" className="visually-hidden">
-            {t("facial.previewDescription")}
-          </p>
-          <canvas ref={canvasRef} hidden />
-          {/* in the page from the first render, so that its first change is announced too */}
-          <p className={`selfie-instruction${phase === "move" ? " active" : ""}${cameraOn ? "" : " visually-hidden"}`} role="status" aria-live="assertive" aria-atomic="true" data-testid="facial-status">
-            {status}
-          </p>
-          {phase === "preview" && <p className="hint">{t("facial.twoMovements")}</p>}
-          {feedback && (
-            <div className={feedback.tone === "error" ? "alert" : "notice"} role="alert" data-testid="facial-feedback">
-              <p>{feedback.text}</p>
-              {feedback.detail && <p>{feedback.detail}</p>}
+        ) : (
+          <>
+            {!cameraOn && (
+              <>
+                {props.reviewRejectedReason && !feedback && (
+                  <p className="notice-warn" role="alert" data-testid="review-rejected">
+                    {t("facial.reviewRejected", { reason: props.reviewRejectedReason })}
+                  </p>
+                )}
+                <p>{props.needsIdDocument ? t("facial.leadId") : t("facial.lead")}</p>
+                <h2>{t("facial.tips")}</h2>
+                <ul className="tips">
+                  <li>{t("facial.tip.light")}</li>
+                  <li>{t("facial.tip.frame")}</li>
+                  <li>{t("facial.tip.alone")}</li>
+                </ul>
+                <p>{t("facial.twoMovements")}</p>
+                {props.needsIdDocument && (
+                  <div>
+                    <label htmlFor="id-document">{t("facial.idDocument")}</label>
+                    <input
+                      id="id-document"
+                      type="file"
+                      accept="image/jpeg,image/png,image/webp"
+                      capture="environment"
+                      aria-describedby="id-document-hint"
+                      onChange={async (event) => {
+                        const file = event.target.files?.[0];
+                        const pending = file ? shrinkPhoto(file) : Promise.resolve(null);
+                        idDocumentPending.current = pending;
+                        setIdDocument(null);
+                        const photo = await pending;
+                        if (idDocumentPending.current === pending) setIdDocument(photo);
+                      }}
+                    />
+                    <p id="id-document-hint" className="hint">
+                      {t("facial.idDocument.hint")}
+                    </p>
+                    {idDocument && (
+                      <p className="notice" data-testid="id-document-ready">
+                        {t("facial.idDocument.ready")}
+                      </p>
+                    )}
+                  </div>
+                )}
+              </>
+            )}
+            <div className={cameraOn ? "selfie-frame" : "selfie-frame hidden"}>
+              <video ref={videoRef} playsInline muted aria-label={t("facial.preview")} aria-describedby="selfie-description" onPlaying={() => setPlaying(true)} />
+              <div className="selfie-oval" aria-hidden="true" />
             </div>
-          )}
-          <p className="muted" data-testid="attempts-left">
-            {t("facial.attemptsLeft")} {attemptsLeft}
-          </p>
-          {phase === "intro" || phase === "starting" ? (
-            <button type="button" className="button button-block" onClick={startCamera} disabled={phase === "starting"}>
-              {phase === "starting" ? t("facial.starting") : t("facial.start")}
-            </button>
-          ) : (
-            <button type="button" className="button button-block" onClick={runChallenge} disabled={busy || !playing}>
-              {phase === "checking" ? t("facial.checking") : busy ? t("facial.capturing") : feedback ? t("facial.retry") : t("facial.begin")}
-            </button>
-          )}
-        </>
-      )}
-    </section>
+            <p id="selfie-description" className="visually-hidden">
+              {t("facial.previewDescription")}
+            </p>
+            <canvas ref={canvasRef} hidden />
+            {/* in the page from the first render, so that its first change is announced too */}
+            <p className={`selfie-instruction${phase === "move" ? " active" : ""}${cameraOn ? "" : " visually-hidden"}`} role="status" aria-live="assertive" aria-atomic="true" data-testid="facial-status">
+              {status}
+            </p>
+            {phase === "preview" && <p className="hint">{t("facial.twoMovements")}</p>}
+            {feedback && (
+              <div className={feedback.tone === "error" ? "alert" : "notice"} role="alert" data-testid="facial-feedback">
+                <p>{feedback.text}</p>
+                {feedback.detail && <p>{feedback.detail}</p>}
+              </div>
+            )}
+            <p className="muted" data-testid="attempts-left">
+              {t("facial.attemptsLeft")} {attemptsLeft}
+            </p>
+            {phase === "intro" || phase === "starting" ? (
+              <button type="button" className="button button-block" onClick={startCamera} disabled={phase === "starting"}>
+                {phase === "starting" ? t("facial.starting") : t("facial.start")}
+              </button>
+            ) : (
+              <button type="button" className="button button-block" onClick={runChallenge} disabled={busy || !playing}>
+                {phase === "checking" ? t("facial.checking") : busy ? t("facial.capturing") : feedback ? t("facial.retry") : t("facial.begin")}
+              </button>
+            )}
+          </>
+        )}
+      </section>
+    </HydrationGate>
   );
 }
