@@ -40,9 +40,6 @@ if (buildIsStale()) {
 // hold warm RSS ~35 MB lower at the same CPU per request (docs/architecture.md, issue 40). Through
 // NODE_OPTIONS, so the server `next start` runs inherits it; an operator's own value comes last and wins.
 const nodeOptions = ["--max-semi-space-size=2", process.env.NODE_OPTIONS].filter(Boolean).join(" ");
-// Idle keep-alive connections stay open 65 s, longer than a load balancer's usual 60 s idle timeout
-// and a client's own: with Node's 5 s the server could close a socket just as a client (or a proxy)
-// sent its next request on it, which the client sees as "other side closed" or a 502.
-const server = spawn(process.execPath, [nextBin, "start", "-p", process.env.PORT || "3000", "--keepAliveTimeout", "65000"], { cwd: root, stdio: "inherit", env: { ...process.env, NODE_OPTIONS: nodeOptions } });
+const server = spawn(process.execPath, [nextBin, "start", "-p", process.env.PORT || "3000"], { cwd: root, stdio: "inherit", env: { ...process.env, NODE_OPTIONS: nodeOptions } });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
