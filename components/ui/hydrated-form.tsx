@@ -11,7 +11,7 @@ import { useHydrated } from "./use-hydrated";
 export function HydrationGate({ children }: { children: ReactNode }) {
   const hydrated = useHydrated();
   return (
-    <fieldset className="hydration-gate" role="presentation" disabled={!hydrated} data-hydrated={hydrated}>
+    <fieldset className="hydration-gate" role="presentation" disabled={!hydrated}>
       {children}
     </fieldset>
   );
