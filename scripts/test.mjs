@@ -2,7 +2,7 @@
 // `npm test`: type check, lint (0 warnings), build (which type-checks again), unit tests, API tests
 // on PGlite, on a real PostgreSQL that this script's suite starts itself and on PostgreSQL with an
 // S3 blob store, then the browser tests. Stops at the first failing step.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -80,28 +80,83 @@ const steps = [
     ? ["unit tests (standalone clone)", process.execPath, [path.join(root, "scripts/test-standalone.mjs"), ...fileWorkers]]
     : ["unit tests", bin("vitest"), ["run", "--project", "unit", ...fileWorkers]],
   ["API tests on PGlite", bin("vitest"), ["run", "--project", "api", ...fileWorkers]],
+];
+// The browser suite (one Playwright worker) keeps the 2-core CI about 75 % busy: it runs beside the
+// SoftHSM and PostgreSQL API steps, which share nothing with it (their own servers, databases, ports
+// and data folders). Those files run one at a time there, so the pages still get most of a core.
+const oneFileAtATime = ["--no-file-parallelism"];
+const besideBrowser = [
   // the signing files again with the CA, TSA and agent keys in a SoftHSM2 token (PKCS11_MODULE): every
   // output still passes the independent validators; the whole suite twice would not fit the time budget
-  ["signing API tests on SoftHSM (PKCS#11)", bin("vitest"), ["run", "--project", "api", "--no-file-parallelism", ...signingApiTests], { TEST_KEY_STORE: "softhsm" }],
+  ["signing API tests on SoftHSM (PKCS#11)", bin("vitest"), ["run", "--project", "api", ...oneFileAtATime, ...signingApiTests], { TEST_KEY_STORE: "softhsm" }],
 ];
 if (hasPostgres()) {
-  steps.push(["API tests on PostgreSQL", bin("vitest"), ["run", "--project", "api", ...fileWorkers], { TEST_DATABASE: "postgres" }]);
+  besideBrowser.push(["API tests on PostgreSQL", bin("vitest"), ["run", "--project", "api", ...oneFileAtATime], { TEST_DATABASE: "postgres" }]);
   // the blob-path files again with blobs in an S3-compatible bucket (s3rver, started by the suite's global setup)
-  steps.push(["API tests on PostgreSQL with S3 blobs", bin("vitest"), ["run", "--project", "api", ...fileWorkers, ...blobStoreApiTests], { TEST_DATABASE: "postgres", TEST_BLOB_STORE: "s3" }]);
+  besideBrowser.push(["API tests on PostgreSQL with S3 blobs", bin("vitest"), ["run", "--project", "api", ...oneFileAtATime, ...blobStoreApiTests], { TEST_DATABASE: "postgres", TEST_BLOB_STORE: "s3" }]);
 } else if (process.env.CI) {
   console.error("PostgreSQL is not installed, and CI must run the API suite on it: apt-get install -y postgresql");
   process.exit(1);
 } else {
   console.warn("\n!! Skipping the API suite on PostgreSQL: PostgreSQL is not installed (apt-get install -y postgresql).\n");
 }
-steps.push(["browser tests", bin("playwright"), ["test"]]);
+const browser = [["browser tests", bin("playwright"), ["test"]]];
 
 const only = process.argv.slice(2);
-for (const [name, command, args, env] of steps) {
-  if (only.length && !only.some((o) => name.toLowerCase().includes(o.toLowerCase()))) continue;
+const chosen = (steps) => steps.filter(([name]) => !only.length || only.some((o) => name.toLowerCase().includes(o.toLowerCase())));
+const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
+
+for (const [name, command, args, env] of chosen(steps)) {
   const started = Date.now();
   console.log(`\n=== ${name} ===`);
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
-  console.log(`=== ${name}: ${result.status === 0 ? "passed" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s ===`);
+  console.log(`=== ${name}: ${result.status === 0 ? "passed" : "FAILED"} in ${seconds(started)} s ===`);
   if (result.status !== 0) process.exit(result.status ?? 1);
+}
+process.exit(await runLanes([chosen(browser), chosen(besideBrowser)].filter((lane) => lane.length)));
+
+/**
+ * Runs lanes side by side, each lane's steps one after another. The first lane prints as it goes; the
+ * others' output goes to files, printed whole once every lane has ended, so no two outputs interleave.
+ * The first failing step stops every lane (each step runs in a process group of its own).
+ */
+async function runLanes(lanes) {
+  const running = new Set();
+  const kept = [];
+  let failed = 0;
+  const stopAll = () => running.forEach((child) => {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // the group has already ended
+    }
+  });
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => (stopAll(), process.exit(130)));
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-test-lanes-"));
+  await Promise.all(lanes.map(async (lane, index) => {
+    for (const [name, command, args, env] of lane) {
+      if (failed) return;
+      const started = Date.now();
+      const log = index === 0 ? null : path.join(logDir, `${index}-${name.replace(/\W+/g, "-")}.log`);
+      const out = log ? fs.openSync(log, "w") : "inherit";
+      console.log(log ? `\n=== ${name}: started in a lane beside; its output is printed at the end ===` : `\n=== ${name} ===`);
+      const child = spawn(command, args, { cwd: root, stdio: ["ignore", out, out], env: { ...process.env, ...env }, detached: true });
+      running.add(child);
+      const status = await new Promise((resolve) => child.on("close", (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+      running.delete(child);
+      if (log) {
+        fs.closeSync(out);
+        kept.push({ name, log });
+      }
+      const verdict = status === 0 ? "passed" : failed ? "stopped" : "FAILED";
+      console.log(`=== ${name}: ${verdict} in ${seconds(started)} s ===`);
+      if (status !== 0 && !failed) {
+        failed = status;
+        stopAll();
+      }
+    }
+  }));
+  for (const { name, log } of kept) console.log(`\n=== output of ${name} ===\n${fs.readFileSync(log, "utf8")}`);
+  fs.rmSync(logDir, { recursive: true, force: true });
+  return failed;
 }
