@@ -15,6 +15,13 @@ export default defineConfig([
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
   {
+    // browser specs take `test` from e2e/fixtures/browser-test.ts, which closes the contexts a test opened
+    files: ["e2e/ui/**"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [{ name: "@playwright/test", importNames: ["test"], message: "Import test from e2e/fixtures/browser-test (it closes the contexts a test opens)." }] }],
+    },
+  },
+  {
     linterOptions: { reportUnusedDisableDirectives: "error" },
     rules: {
       // a suppression must say why: `// eslint-disable-next-line rule -- reason`

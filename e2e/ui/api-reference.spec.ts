@@ -1,4 +1,4 @@
-import { test, expect } from "@playwright/test";
+import { test, expect } from "../fixtures/browser-test";
 
 test("the API reference renders from our own server with every other origin blocked, and Try it calls the same server", async ({ page, baseURL }) => {
   test.setTimeout(120_000);

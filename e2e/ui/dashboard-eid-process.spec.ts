@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "../fixtures/browser-test";
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "../fixtures/start-test-server";
 import { signer } from "../fixtures/process-api-client";
 import { PHONE, DESKTOP } from "../fixtures/camera-browser";
@@ -25,10 +25,12 @@ test.beforeAll(async ({ baseURL }) => {
 });
 // other specs (signer-eid.spec.ts) start from an organization without a provider
 test.afterAll(async ({ browser }) => {
-  const page = await (await browser.newContext()).newPage();
+  const context = await browser.newContext();
+  const page = await context.newPage();
   await signInAs(page, ADMIN_EMAIL, ADMIN_PASSWORD);
   await removeProvider(page);
   await setPrivateTargets(page, false);
+  await context.close();
   await op?.close();
 });
 

@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "../fixtures/browser-test";
 import { identityLevelPolicyOids } from "@/lib/identity-assurance/identity-level";
 import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, ORG_DOMAIN } from "../fixtures/start-test-server";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "../fixtures/browser-test";
 import { LoginPage } from "../pages/login-page";
 
 const ADMIN = { email: "admin@demo.local", password: "Admin-Test-Password-1" };

@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "../fixtures/browser-test";
 import { ADMIN_EMAIL, ADMIN_API_SECRET, ADMIN_PASSWORD, ORG_DOMAIN } from "../fixtures/start-test-server";
 import { login, processApi, signer, type ProcessApi } from "../fixtures/process-api-client";
 import { PHONE, DESKTOP } from "../fixtures/camera-browser";
@@ -23,9 +23,11 @@ test.beforeAll(async ({ baseURL }) => {
   admin = processApi(baseURL!, await login(baseURL!, ORG_DOMAIN, ADMIN_EMAIL, ADMIN_API_SECRET));
 });
 test.afterAll(async ({ browser }) => {
-  const page = await (await browser.newContext()).newPage();
+  const context = await browser.newContext();
+  const page = await context.newPage();
   await signInAs(page, ADMIN_EMAIL, ADMIN_PASSWORD);
   await setPrivateTargets(page, false);
+  await context.close();
   await op?.close();
 });
 

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { expect, test, type Browser } from "@playwright/test";
+import { expect, test, type Browser } from "../fixtures/browser-test";
 import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
 import { ADMIN_EMAIL, ADMIN_API_SECRET, ORG_DOMAIN } from "../fixtures/start-test-server";
 import { login, processApi, signer, type ProcessApi } from "../fixtures/process-api-client";

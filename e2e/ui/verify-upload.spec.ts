@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "../fixtures/browser-test";
 import { appendRevision, edited, nextObjectNumber, streamBody, view } from "@/lib/verification/testing/forge-pdf";
 import { fixture, StampApiClient } from "../fixtures/stamp-api-client";
 import { screenshotBoth } from "../fixtures/dashboard";
