@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: type check, lint (0 warnings), build (which type-checks again), unit tests, API tests
-// on PGlite, on a real PostgreSQL that this script's suite starts itself and on PostgreSQL with an
-// S3 blob store, then the browser tests. Stops at the first failing step.
+// `npm test`: type check, lint (0 warnings), build (which type-checks again), unit tests and API tests
+// on PGlite, one after another; then the browser tests in one lane and, beside them, the signing API
+// tests on SoftHSM, the API tests on a real PostgreSQL that this script's suite starts itself and on
+// PostgreSQL with an S3 blob store. The first failing step stops everything.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -83,17 +84,17 @@ const steps = [
 ];
 // The browser suite (one Playwright worker) keeps the 2-core CI about 75 % busy: it runs beside the
 // SoftHSM and PostgreSQL API steps, which share nothing with it (their own servers, databases, ports
-// and data folders). Those files run one at a time there, so the pages still get most of a core.
-const oneFileAtATime = ["--no-file-parallelism"];
+// and data folders). One file at a time, that lane took 1,525 s against the browser suite's 1,165 s,
+// so it runs two at a time too (the keep-alive race this once exposed: e2e/api/fresh-connections.ts).
 const besideBrowser = [
   // the signing files again with the CA, TSA and agent keys in a SoftHSM2 token (PKCS11_MODULE): every
   // output still passes the independent validators; the whole suite twice would not fit the time budget
-  ["signing API tests on SoftHSM (PKCS#11)", bin("vitest"), ["run", "--project", "api", ...oneFileAtATime, ...signingApiTests], { TEST_KEY_STORE: "softhsm" }],
+  ["signing API tests on SoftHSM (PKCS#11)", bin("vitest"), ["run", "--project", "api", ...fileWorkers, ...signingApiTests], { TEST_KEY_STORE: "softhsm" }],
 ];
 if (hasPostgres()) {
-  besideBrowser.push(["API tests on PostgreSQL", bin("vitest"), ["run", "--project", "api", ...oneFileAtATime], { TEST_DATABASE: "postgres" }]);
+  besideBrowser.push(["API tests on PostgreSQL", bin("vitest"), ["run", "--project", "api", ...fileWorkers], { TEST_DATABASE: "postgres" }]);
   // the blob-path files again with blobs in an S3-compatible bucket (s3rver, started by the suite's global setup)
-  besideBrowser.push(["API tests on PostgreSQL with S3 blobs", bin("vitest"), ["run", "--project", "api", ...oneFileAtATime, ...blobStoreApiTests], { TEST_DATABASE: "postgres", TEST_BLOB_STORE: "s3" }]);
+  besideBrowser.push(["API tests on PostgreSQL with S3 blobs", bin("vitest"), ["run", "--project", "api", ...fileWorkers, ...blobStoreApiTests], { TEST_DATABASE: "postgres", TEST_BLOB_STORE: "s3" }]);
 } else if (process.env.CI) {
   console.error("PostgreSQL is not installed, and CI must run the API suite on it: apt-get install -y postgresql");
   process.exit(1);
