@@ -14,7 +14,8 @@ async function main() {
   const kind = process.argv[2] ?? "plain";
   const requests = Number(process.argv[3] ?? 60);
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-cpuprof-"));
-  const server = await startTestServer({ nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] });
+  // the production sampling rate of the full re-verification (the test servers verify every output)
+  const server = await startTestServer({ nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`], env: { LEVEL_AUDIT_RATE: "0.02" } });
   const api = new StampApiClient(server.baseUrl);
   await api.login("v2");
   const pdf = fixture("pdfs/valid/libreoffice70-tiny.pdf");

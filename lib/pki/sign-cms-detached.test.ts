@@ -9,7 +9,8 @@ import { importPrivateKey } from "@/lib/pki/import-private-key";
 import { issueSignerCertificate } from "@/lib/pki/issue-certificate";
 import type { IssuedCertificate } from "@/lib/pki/issued-certificate";
 import { prepareCmsSigner } from "@/lib/pki/prepare-cms-signer";
-import { signatureValueOf, signCadesDetached } from "@/lib/pki/sign-cms-detached";
+import { checkTimeStampToken, signatureValueOf, signCadesDetached } from "@/lib/pki/sign-cms-detached";
+import { findDerViolation } from "@/lib/pki/find-der-violation";
 import { makeTempDir, openssl, runOpenssl, toPem, writeFiles } from "@/lib/pki/testing/openssl-cli";
 import { createTimeStampToken } from "@/lib/tsa/create-time-stamp-token";
 
@@ -138,6 +139,37 @@ describe("signCadesDetached", () => {
     for (let i = 0; i < count; i++) await signCadesDetached({ digest, signer: ecdsaSigner() });
     const rawMs = (performance.now() - startedRaw) / count;
     console.info(`signCadesDetached ECDSA P-256: ${preparedMs.toFixed(3)} ms prepared, ${rawMs.toFixed(3)} ms from raw input (cached)`);
+  });
+  describe("the signature time-stamp token it embeds", () => {
+    const builtInToken = (includeCertificates: boolean) =>
+      createTimeStampToken({ digest: sha256(content), hashAlgorithm: "SHA-256", tsa: { ...pki.tsa, chainDer: [pki.issuing.certificateDer] }, serialNumber: 9n, policyOid: "1.3.6.1.4.1.99999.1.1", includeCertificates });
+    const refused = (token: Uint8Array) => {
+      try {
+        checkTimeStampToken(token);
+        return false;
+      } catch (error) {
+        return isPkiError(error, "INVALID_CMS");
+      }
+    };
+
+    it("the built-in TSA's tokens are strict DER, so the check never parses them with asn1js", async () => {
+      for (const withCertificates of [false, true]) expect(findDerViolation(await builtInToken(withCertificates))).toBeUndefined();
+    });
+
+    it("refuses a truncated token, trailing bytes, a token that is not a SEQUENCE and garbage", async () => {
+      const token = await builtInToken(false);
+      expect(refused(token)).toBe(false);
+      expect(refused(token.subarray(0, token.length - 1))).toBe(true);
+      expect(refused(new Uint8Array([...token, 0]))).toBe(true);
+      expect(refused(new Uint8Array([0x04, ...token.subarray(1)]))).toBe(true);
+      expect(refused(new Uint8Array([0x30, 0x84, 0xff, 0xff, 0xff, 0xff, 1, 2, 3]))).toBe(true);
+      expect(refused(new Uint8Array(0))).toBe(true);
+    });
+
+    it("takes a BER token (indefinite length) as asn1js reads it, as before the DER walk", () => {
+      expect(refused(new Uint8Array([0x30, 0x80, 0x02, 0x01, 0x05, 0x00, 0x00]))).toBe(false);
+      expect(refused(new Uint8Array([0x30, 0x80, 0x02, 0x01, 0x05]))).toBe(true);
+    });
   });
 });
 
