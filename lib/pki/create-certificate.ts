@@ -2,7 +2,7 @@ import { webcrypto } from "node:crypto";
 import { crlDistributionUrl } from "@/lib/pki/crl-distribution-url";
 import type { CertificateWithKey, IssuedCertificate, TokenCertificate, TokenKeyMaker } from "@/lib/pki/issued-certificate";
 import { x509SigningWith } from "@/lib/pki/x509-signing";
-import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
+import { readIssuerCertificate, x509 } from "@/lib/pki/x509-provider";
 
 const keyAlgorithm: EcKeyGenParams = { name: "ECDSA", namedCurve: "P-256" };
 const signingAlgorithm: EcdsaParams = { name: "ECDSA", hash: "SHA-256" };
@@ -68,7 +68,7 @@ async function certify(
     return new Uint8Array(certificate.rawData);
   }
   if (!profile.crlBaseUrl) throw new Error("crlBaseUrl is required for an issued certificate");
-  const issuerCertificate = readX509Certificate(profile.issuer.certificateDer);
+  const issuerCertificate = readIssuerCertificate(profile.issuer.certificateDer);
   const issuerKeyId = issuerCertificate.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId;
   if (!issuerKeyId) throw new Error("The issuer certificate has no subject key identifier");
   const issuerCommonName = issuerCertificate.subjectName.getField("CN")[0] ?? issuerCertificate.subject;

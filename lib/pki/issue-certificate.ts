@@ -2,7 +2,7 @@ import { type CertificateProfile, createCertificate } from "@/lib/pki/create-cer
 import { PkiError } from "@/lib/pki/errors";
 import type { CertificateWithKey, IssuedCertificate, TokenCertificate, TokenKeyMaker } from "@/lib/pki/issued-certificate";
 import { oids } from "@/lib/pki/object-identifiers";
-import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
+import { readIssuerCertificate, x509 } from "@/lib/pki/x509-provider";
 
 const minute = 60 * 1000;
 const day = 24 * 60 * minute;
@@ -60,7 +60,7 @@ function endEntityExtensions(): x509.Extension[] {
 
 /** A certificate must not outlive its issuer; path validation would reject the tail anyway. */
 function clampToIssuer(issuing: CertificateWithKey, notAfter: Date): Date {
-  const issuerNotAfter = readX509Certificate(issuing.certificateDer).notAfter;
+  const issuerNotAfter = readIssuerCertificate(issuing.certificateDer).notAfter;
   return notAfter > issuerNotAfter ? issuerNotAfter : notAfter;
 }
 
