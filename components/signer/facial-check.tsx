@@ -86,13 +86,24 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; attempts
     setStep(0);
     setPhase("look");
     await wait(LOOK_MS);
-    const frames = [await grabFrame(video, canvas)];
+    const frames: Blob[] = [];
+    const take = async () => {
+      const frame = await grabFrame(video, canvas);
+      frames.push(frame);
+      // analysed while the signer makes the next movement, so the check below waits for the last frame
+      // only; the upload below is judged on its own frames whatever this answers, so it is not awaited
+      const ahead = new FormData();
+      ahead.append("ticket", ticket.ticket!);
+      ahead.append("frame", frame, `frame-${frames.length - 1}.jpg`);
+      void callSignerApi(`${props.api}/facial/frame`, { method: "POST", body: ahead });
+    };
+    await take();
     for (const [index] of ticket.challenges.entries()) {
       setStep(index);
       setPhase("move");
       await wait(REACT_MS);
       for (let i = 0; i < MOVE_FRAMES; i++) {
-        frames.push(await grabFrame(video, canvas));
+        await take();
         if (i < MOVE_FRAMES - 1) await wait(FRAME_GAP_MS);
       }
     }

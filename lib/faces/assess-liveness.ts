@@ -49,7 +49,15 @@ export const LIVENESS_THRESHOLDS = {
  * frame 0 (lib/faces/measure-challenge.ts). Without challenges any non-rigid movement is required.
  * Frames are expected unmirrored (as the camera delivers them, not as the selfie preview shows them).
  */
-export async function assessLiveness(frames: Uint8Array[], options: { challenges?: LivenessChallenge[] } = {}): Promise<LivenessAssessment> {
+export async function assessLiveness(
+  frames: Uint8Array[],
+  options: {
+    challenges?: LivenessChallenge[];
+    /** How a frame is analysed: exactly one face (the default), or an analysis of it kept from earlier (lib/signers/analyzed-frames.ts). */
+    analyze?: (frame: Uint8Array) => Promise<FaceAnalysis>;
+  } = {},
+): Promise<LivenessAssessment> {
+  const analyze = options.analyze ?? ((frame: Uint8Array) => analyzeFace(frame, { multipleFaces: "reject" }));
   const { minFrames, maxFrames } = LIVENESS_THRESHOLDS;
   const challenges = options.challenges ?? [];
   if (frames.length < Math.max(minFrames, 1 + challenges.length) || frames.length > maxFrames) {
@@ -61,7 +69,7 @@ export async function assessLiveness(frames: Uint8Array[], options: { challenges
   const faces: (FaceAnalysis | undefined)[] = [];
   for (const [index, frame] of frames.entries()) {
     try {
-      faces.push(await analyzeFace(frame, { multipleFaces: "reject" }));
+      faces.push(await analyze(frame));
     } catch (error) {
       // an undecodable frame is a client fault; a frame without one clear face is a failed check
       if (!(error instanceof FaceError) || error.reason === "INVALID_IMAGE") throw error;

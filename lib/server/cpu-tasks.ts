@@ -8,6 +8,7 @@ import { planAndProduceStampedPdf } from "@/lib/stamp-signing/produce-stamped-pd
 import { stampSigningTasks } from "@/lib/stamp-signing/stamp-signing-tasks";
 import { judgeFacialTry } from "@/lib/signers/judge-facial-try";
 import { warmFacialCheck } from "@/lib/signers/warm-facial-check";
+import { analyzeFacialFrame } from "@/lib/signers/analyzed-frames";
 import { produceProcessSignature } from "@/lib/signers/produce-process-signature";
 import { signerTasks } from "@/lib/signers/signer-tasks";
 import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
@@ -54,6 +55,7 @@ export const cpuTasks: CpuTaskImplementations<CpuTasks> = {
     }),
   "judge-facial-try": (input) => judgeFacialTry(input),
   "warm-facial-check": (input) => warmFacialCheck(input),
+  "analyze-facial-frame": (input) => analyzeFacialFrame(input),
   "verify-pdf": (input) => verifyPdfSignatures(input.bytes, input.anchorsDer),
   "sign-evidence-summary": (input, context) => signEvidenceSummary(input, { timestamp: (digest) => context.call("timestamp", digest) }),
   "check-outside-crl": (input) => checkOutsideCrl(input),

@@ -2,6 +2,7 @@ import { assessLiveness, type LivenessAssessment, type LivenessChallenge } from 
 import { FaceError } from "@/lib/faces/face-error";
 import { matchFaces } from "@/lib/faces/match-faces";
 import { analyzedReference } from "./analyzed-references";
+import { analyzedFrame } from "./analyzed-frames";
 import { locateIdCard, readIdCard, type ExpiryProblem, type IdDocumentRefusal } from "@/lib/id-documents/verify-id-document";
 
 /** Why a check could not be made; the try is not counted and the page says what to change. */
@@ -15,7 +16,8 @@ export type FacialJudgement =
 export type IdDocumentEvidence = { numberSource: "mrz" | "printed"; mrzValid: boolean; mrzLines?: string[]; mrzNames?: { lastName: string; firstName: string }; expiresOn?: string; expiryProblem?: ExpiryProblem };
 
 /**
- * The face analysis of one try, a pure function of the pictures (it runs in the worker pool):
+ * The face analysis of one try, a pure function of the pictures (it runs in the worker pool; a
+ * frame the page sent as it was captured is found analysed, by its bytes: analyzed-frames.ts):
  * an ID photo must be an identity card bearing `docId` (its portrait becomes the reference),
  * liveness over the frames with the asked movements, then the first frame against the reference.
  */
@@ -29,7 +31,7 @@ export async function judgeFacialTry(input: { frames: Uint8Array[]; reference: U
     if (!located.ok) return { kind: "retry", reason: located.reason };
     // tesseract reads the card in its own thread while this one analyses the frames
     const reading = readIdCard(located.card, { docId: input.docId });
-    const assessed = await assessLiveness(input.frames, { challenges: input.challenges }).then(
+    const assessed = await assessLiveness(input.frames, { challenges: input.challenges, analyze: (frame) => analyzedFrame(frame) }).then(
       (value) => ({ value }),
       (error: unknown) => ({ error }),
     );
@@ -41,7 +43,7 @@ export async function judgeFacialTry(input: { frames: Uint8Array[]; reference: U
     reference = card.portrait;
     idDocument = { numberSource: card.numberSource, mrzValid: card.mrzValid, ...(card.mrzLines ? { mrzLines: card.mrzLines, mrzNames: card.mrzNames } : {}), ...(card.expiresOn ? { expiresOn: card.expiresOn } : {}), ...(card.expiryProblem ? { expiryProblem: card.expiryProblem } : {}) };
   } else {
-    liveness = await assessLiveness(input.frames, { challenges: input.challenges });
+    liveness = await assessLiveness(input.frames, { challenges: input.challenges, analyze: (frame) => analyzedFrame(frame) });
   }
   const firstFrame = liveness.reasons.find((r) => r.startsWith("frame-0-"));
   if (liveness.reasons.includes("too-few-faces") || firstFrame) {

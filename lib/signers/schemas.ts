@@ -21,17 +21,23 @@ export const FACIAL_FRAMES = { min: 3, max: 8, maxBytes: 1024 * 1024 } as const;
 
 const isJpeg = (b: Uint8Array) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
 
+const ZFacialFrame = z.instanceof(Uint8Array).refine((b) => b.length <= FACIAL_FRAMES.maxBytes && isJpeg(b), "cada imagen debe ser un JPEG de hasta 1 MB");
+const ZFacialTicket = z.string({ error: "falta el ticket del reto (POST facial/challenge)" }).max(200);
+
+/** POST /api/signer/<token>/facial/frame (multipart): one `frame` of the capture under way, as it was taken, and its `ticket`. */
+export const ZCapturedFrame = z.object({ frame: ZFacialFrame, ticket: ZFacialTicket });
+
 /** POST /api/signer/<token>/facial (multipart): `frame` × 3–8 JPEGs in capture order, and `idDocument` when no registry photo exists. */
 export const ZFacialUpload = z.object({
   frames: z
-    .array(z.instanceof(Uint8Array).refine((b) => b.length <= FACIAL_FRAMES.maxBytes && isJpeg(b), "cada imagen debe ser un JPEG de hasta 1 MB"))
+    .array(ZFacialFrame)
     .min(FACIAL_FRAMES.min, `se esperan entre ${FACIAL_FRAMES.min} y ${FACIAL_FRAMES.max} imágenes`)
     .max(FACIAL_FRAMES.max, `se esperan entre ${FACIAL_FRAMES.min} y ${FACIAL_FRAMES.max} imágenes`),
   idDocument: z
     .instanceof(Uint8Array)
     .refine((b) => b.length <= 8 * 1024 * 1024 && isFaceImageFormat(b), "la foto del documento debe ser JPEG, PNG o WebP de hasta 8 MB")
     .optional(),
-  ticket: z.string({ error: "falta el ticket del reto (POST facial/challenge)" }).max(200),
+  ticket: ZFacialTicket,
 });
 
 /** POST /api/signer/<token>/pages: pages (0-based) of one file that were drawn in the signer's viewport. */

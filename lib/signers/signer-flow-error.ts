@@ -28,6 +28,7 @@ export type SignerRefusal =
   | "ticket_used"
   | "too_many_tickets"
   | "too_many_retries"
+  | "too_many_frames"
   | "identity_under_review"
   | "cross_site";
 
@@ -56,6 +57,7 @@ const refusals: Record<SignerRefusal, { code: ErrorCode; message: string }> = {
   ticket_invalid: { code: "VALIDATION", message: "El intento de validación facial no es válido; comience uno nuevo." },
   ticket_used: { code: "CONFLICT", message: "Este intento de validación facial ya se usó; comience uno nuevo." },
   too_many_tickets: { code: "RATE_LIMITED", message: "Comenzó demasiados intentos de validación facial en poco tiempo; espere unos minutos y vuelva a intentarlo." },
+  too_many_frames: { code: "RATE_LIMITED", message: "Este intento de validación facial ya envió todas sus imágenes." },
   too_many_retries: { code: "RATE_LIMITED", message: "Hubo demasiados intentos sin resultado en la última hora; espere y vuelva a intentarlo más tarde." },
   identity_under_review: { code: "CONFLICT", message: "Su identidad está en revisión por el personal de la organización; la firma se producirá cuando la aprueben." },
   cross_site: { code: "FORBIDDEN", message: "La solicitud vino de otro sitio y fue rechazada; abra su enlace de firma directamente." },

@@ -11,5 +11,7 @@ export const signerTasks = {
   "judge-facial-try": cpuTask<Parameters<typeof judgeFacialTry>[0], FacialJudgement>(),
   // asked when a capture starts: the models are ready (and have run once) when its frames arrive
   "warm-facial-check": cpuTask<{ ocr: boolean; registryPhoto?: Uint8Array }, FacialCheckWarmth>(),
+  // one frame, sent as it was captured: analysed and kept for the try's upload (analyzed-frames.ts)
+  "analyze-facial-frame": cpuTask<{ frame: Uint8Array }, { face: boolean }>(),
 };
 export type SignerTasks = typeof signerTasks;

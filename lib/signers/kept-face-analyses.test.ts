@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { analyzeFace } from "@/lib/faces/analyze-face";
 import { fixturePath } from "@/test/fixtures-dir";
 import { analyzedReference } from "./analyzed-references";
+import { analyzeFacialFrame, analyzedFrame } from "./analyzed-frames";
 
 const photo = (file: string) => new Uint8Array(fs.readFileSync(fixturePath("faces", file)));
 
@@ -30,5 +31,27 @@ describe("analyzedReference", () => {
     const second = analyzedReference(noFace);
     expect(second).not.toBe(first);
     await expect(second).rejects.toMatchObject({ reason: "NO_FACE" });
+  }, 600_000);
+});
+
+describe("analyzedFrame", () => {
+  it("a frame sent ahead is the analysis the try finds, equal to the liveness check's own, and apart from the same bytes as a reference", async () => {
+    const frame = photo("person-a-obama/a2-selfie-like-480x640.jpg");
+    const now = Date.now();
+    expect(await analyzeFacialFrame({ frame })).toEqual({ face: true });
+    const ahead = analyzedFrame(new Uint8Array(frame), now);
+    expect(analyzedFrame(frame, now + 60_000)).toBe(ahead);
+    expect((await ahead).embedding).toEqual((await analyzeFace(frame, { multipleFaces: "reject" })).embedding);
+    // the same picture as a reference is analysed by the reference's rules (largest face), on its own
+    expect(analyzedReference(frame, now)).not.toBe(ahead);
+  }, 600_000);
+
+  it("keeps a frame's own verdict (no face), not an engine failure; an undecodable frame is the client's error", async () => {
+    const noFace = photo("no-face/no-face-chandelier-480x640.jpg");
+    expect(await analyzeFacialFrame({ frame: noFace })).toEqual({ face: false });
+    const kept = analyzedFrame(noFace);
+    expect(analyzedFrame(noFace)).toBe(kept);
+    await expect(kept).rejects.toMatchObject({ reason: "NO_FACE" });
+    await expect(analyzeFacialFrame({ frame: new Uint8Array([0xff, 0xd8, 0xff, 0, 1, 2]) })).rejects.toMatchObject({ reason: "INVALID_IMAGE" });
   }, 600_000);
 });

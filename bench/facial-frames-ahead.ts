@@ -1,0 +1,71 @@
+// `npx tsx bench/facial-frames-ahead.ts [tries]`: how long a signer waits for the facial check
+// after the capture (POST facial, from the upload to the verdict), against the built server on
+// PGlite, a registry photo as the reference. Each try is made twice, on fresh frames (a comment
+// segment makes each try's JPEGs new bytes, the pixels unchanged): uploaded only, as before, and
+// sent ahead as the page now sends them, at the page's pace (0.8 s, then per movement 1 s and
+// three frames 0.5 s apart). Prints figures; asserts nothing about speed.
+import os from "node:os";
+import { ADMIN_API_SECRET } from "../e2e/fixtures/start-test-server";
+import { startSeededServer } from "../e2e/fixtures/start-seeded-server";
+import { login, processApi, signer } from "../e2e/fixtures/process-api-client";
+import { signerHttp } from "../e2e/fixtures/signer-http-flow";
+import { uploadRegistryPhoto } from "../e2e/fixtures/signer-documents";
+import { posesOf, type Pose } from "../e2e/fixtures/scripted-camera";
+import { fixturePath } from "../test/fixtures-dir";
+
+const tries = Number(process.argv[2] ?? 5);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The same JPEG with a COM segment after SOI: other bytes (another analysis key), the same pixels. */
+const tagged = (jpeg: Uint8Array, tag: string) => {
+  const text = Buffer.from(tag);
+  const segment = Buffer.concat([Buffer.from([0xff, 0xfe, 0, text.length + 2]), text]);
+  return new Uint8Array(Buffer.concat([jpeg.subarray(0, 2), segment, jpeg.subarray(2)]));
+};
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
+
+async function main() {
+  const poses = Object.fromEntries(Object.entries(posesOf("A")).map(([pose, url]) => [pose, new Uint8Array(Buffer.from(url.split(",")[1], "base64"))])) as Record<Pose, Uint8Array>;
+  const seeded = await startSeededServer();
+  const base = seeded.server.baseUrl;
+  const token = await login(base, seeded.orgs.shared.domain, seeded.orgs.shared.admin, ADMIN_API_SECRET);
+  const oneTry = async (label: string, ahead: boolean) => {
+    const person = signer({ signChallenges: ["facial"] });
+    await uploadRegistryPhoto(base, token, person, fixturePath("faces/person-a-obama/a1-id-portrait-413x531.jpg"));
+    const created = await processApi(base, token).create({ signers: [person], description: "bench" });
+    const flow = signerHttp(base, ((await created.json()) as { msg: string }).msg);
+    await flow.identify(person.doc_id);
+    await flow.confirmNames("Ana", "Soto");
+    const { challenges, ticket } = await flow.startFacialTry();
+    const frames = [poses.neutral, ...challenges.flatMap((c) => Array<Uint8Array>(3).fill(poses[c as Pose]))].map((frame, i) => tagged(frame, `${label}-${i}`));
+    // the page's pace: the first frame after 0.8 s, then per movement 1 s to react and 3 frames 0.5 s apart
+    const gaps = [800, 1000, 500, 500, 1000, 500, 500];
+    const sent: Promise<unknown>[] = [];
+    for (const [i, frame] of frames.entries()) {
+      await sleep(gaps[i]);
+      if (ahead) sent.push(flow.facialFrame({ ticket, frame }).then((r) => r.arrayBuffer()));
+    }
+    const started = performance.now();
+    const answer = await flow.facialTry({ ticket, frames });
+    const body = (await answer.json()) as { status?: string };
+    const waited = performance.now() - started;
+    await Promise.all(sent);
+    if (body.status !== "passed") throw new Error(`try ${label}: ${answer.status} ${JSON.stringify(body)}`);
+    return waited;
+  };
+  await oneTry("warm-up", false);
+  const uploaded: number[] = [];
+  const aheadOf: number[] = [];
+  for (let i = 0; i < tries; i++) {
+    uploaded.push(await oneTry(`u${i}`, false));
+    aheadOf.push(await oneTry(`a${i}`, true));
+  }
+  console.log(`node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model}, load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(`signer's wait after the capture, ${tries} tries each (ms): frames uploaded only: median ${median(uploaded).toFixed(0)} [${uploaded.map((v) => v.toFixed(0)).join(", ")}]`);
+  console.log(`signer's wait after the capture, ${tries} tries each (ms): frames sent ahead:   median ${median(aheadOf).toFixed(0)} [${aheadOf.map((v) => v.toFixed(0)).join(", ")}]`);
+  await seeded.server.stop();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
