@@ -38,6 +38,7 @@ export const KNOWN_ROUTES = [
   "/api/signer/[token]/eid",
   "/api/signer/[token]/facial",
   "/api/signer/[token]/facial/challenge",
+  "/api/signer/[token]/facial/frame",
   "/api/signer/[token]/names",
   "/api/signer/[token]/pages",
   "/api/signer/[token]/session",
