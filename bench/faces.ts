@@ -16,6 +16,7 @@ import { fixturePath } from "@/test/fixtures-dir";
 import { judgeFacialTry } from "@/lib/signers/judge-facial-try";
 import { photographCard } from "@/lib/id-documents/testing/make-specimen-card";
 import { posesOf } from "../e2e/fixtures/scripted-camera";
+import { withComment } from "./fresh-jpeg-bytes";
 
 const FACES = fixturePath("faces");
 const PORTRAITS = [
@@ -71,13 +72,19 @@ async function tries(count: number): Promise<void> {
   console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${count} tries each, descriptor ${FACE_DESCRIPTOR_MODEL.name}`);
   const poses = posesOf("A");
   const jpeg = (url: string) => new Uint8Array(Buffer.from(url.split(",")[1], "base64"));
-  const frames = [poses.neutral, poses["turn-left"], poses["turn-left"], poses["turn-left"], poses["look-up"], poses["look-up"], poses["look-up"]].map(jpeg);
+  // new bytes for every frame of every try, as a camera sends: the face worker keeps analyses by bytes
+  let tryNumber = 0;
+  const poseFrames = [poses.neutral, poses["turn-left"], poses["turn-left"], poses["turn-left"], poses["look-up"], poses["look-up"], poses["look-up"]].map(jpeg);
+  const freshFrames = () => {
+    tryNumber += 1;
+    return poseFrames.map((frame, i) => withComment(frame, `try-${tryNumber}-frame-${i}`));
+  };
   const registry = read("person-a-obama/a1-id-portrait-413x531.jpg");
   const docId = "42427457";
   const card = photographCard({ portrait: "person-a-obama/a1-id-portrait-413x531.jpg", docNumber: docId, unmarked: true });
   const challenges = ["turn-left", "look-up"] as const;
-  const registryTry = () => judgeFacialTry({ frames, reference: registry, referenceIsIdDocument: false, docId, challenges: [...challenges] });
-  const cardTry = () => judgeFacialTry({ frames, reference: card, referenceIsIdDocument: true, docId, challenges: [...challenges] });
+  const registryTry = () => judgeFacialTry({ frames: freshFrames(), reference: registry, referenceIsIdDocument: false, docId, challenges: [...challenges] });
+  const cardTry = () => judgeFacialTry({ frames: freshFrames(), reference: card, referenceIsIdDocument: true, docId, challenges: [...challenges] });
   // the module is absent before the warm-up existed: the same bench then measures the older code
   type Warm = (input: { ocr: boolean; registryPhoto?: Uint8Array }) => Promise<unknown>;
   const { warmFacialCheck } = (await import("@/lib/signers/warm-facial-check").catch(() => ({}))) as { warmFacialCheck?: Warm };

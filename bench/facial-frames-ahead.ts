@@ -12,15 +12,10 @@ import { signerHttp } from "../e2e/fixtures/signer-http-flow";
 import { uploadRegistryPhoto } from "../e2e/fixtures/signer-documents";
 import { posesOf, type Pose } from "../e2e/fixtures/scripted-camera";
 import { fixturePath } from "../test/fixtures-dir";
+import { withComment } from "./fresh-jpeg-bytes";
 
 const tries = Number(process.argv[2] ?? 5);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** The same JPEG with a COM segment after SOI: other bytes (another analysis key), the same pixels. */
-const tagged = (jpeg: Uint8Array, tag: string) => {
-  const text = Buffer.from(tag);
-  const segment = Buffer.concat([Buffer.from([0xff, 0xfe, 0, text.length + 2]), text]);
-  return new Uint8Array(Buffer.concat([jpeg.subarray(0, 2), segment, jpeg.subarray(2)]));
-};
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 async function main() {
@@ -36,7 +31,7 @@ async function main() {
     await flow.identify(person.doc_id);
     await flow.confirmNames("Ana", "Soto");
     const { challenges, ticket } = await flow.startFacialTry();
-    const frames = [poses.neutral, ...challenges.flatMap((c) => Array<Uint8Array>(3).fill(poses[c as Pose]))].map((frame, i) => tagged(frame, `${label}-${i}`));
+    const frames = [poses.neutral, ...challenges.flatMap((c) => Array<Uint8Array>(3).fill(poses[c as Pose]))].map((frame, i) => withComment(frame, `${label}-${i}`));
     // the page's pace: the first frame after 0.8 s, then per movement 1 s to react and 3 frames 0.5 s apart
     const gaps = [800, 1000, 500, 500, 1000, 500, 500];
     const sent: Promise<unknown>[] = [];
