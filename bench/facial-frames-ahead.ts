@@ -10,7 +10,7 @@ import { startSeededServer } from "../e2e/fixtures/start-seeded-server";
 import { login, processApi, signer } from "../e2e/fixtures/process-api-client";
 import { signerHttp } from "../e2e/fixtures/signer-http-flow";
 import { uploadRegistryPhoto } from "../e2e/fixtures/signer-documents";
-import { posesOf, type Pose } from "../e2e/fixtures/scripted-camera";
+import { poseBytesOf, type Pose } from "../e2e/fixtures/scripted-camera";
 import { fixturePath } from "../test/fixtures-dir";
 import { withComment } from "./fresh-jpeg-bytes";
 
@@ -19,7 +19,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 async function main() {
-  const poses = Object.fromEntries(Object.entries(posesOf("A")).map(([pose, url]) => [pose, new Uint8Array(Buffer.from(url.split(",")[1], "base64"))])) as Record<Pose, Uint8Array>;
+  const poses = poseBytesOf("A");
   const seeded = await startSeededServer();
   const base = seeded.server.baseUrl;
   const token = await login(base, seeded.orgs.shared.domain, seeded.orgs.shared.admin, ADMIN_API_SECRET);

@@ -5,7 +5,7 @@ import { startSeededServer, type SeededServer } from "../fixtures/start-seeded-s
 import { login, processApi, signer } from "../fixtures/process-api-client";
 import { signerHttp } from "../fixtures/signer-http-flow";
 import { uploadRegistryPhoto } from "../fixtures/signer-documents";
-import { posesOf, type Pose } from "../fixtures/scripted-camera";
+import { poseBytesOf, type Pose } from "../fixtures/scripted-camera";
 import { fixturePath } from "../../test/fixtures-dir";
 
 /**
@@ -19,8 +19,7 @@ const noFace = new Uint8Array(fs.readFileSync(fixturePath("faces/no-face/no-face
 
 beforeAll(async () => {
   // drawing the poses blocks this process: before the server and its sockets
-  const decoded = (person: "A" | "B") => Object.fromEntries(Object.entries(posesOf(person)).map(([pose, url]) => [pose, new Uint8Array(Buffer.from(url.split(",")[1], "base64"))])) as Record<Pose, Uint8Array>;
-  poses = { A: decoded("A"), B: decoded("B") };
+  poses = { A: poseBytesOf("A"), B: poseBytesOf("B") };
   seeded = await startSeededServer();
 }, 300_000);
 afterAll(async () => {

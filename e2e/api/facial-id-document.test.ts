@@ -12,7 +12,7 @@ import { SECRET, startSeededServer, type SeededServer } from "../fixtures/start-
 import { callServerAction } from "../fixtures/server-action";
 import { firstSignatureCertificatesText, validatePdf } from "../fixtures/independent-validators";
 import { login, processApi, signer, waitFor, type ProcessApi } from "../fixtures/process-api-client";
-import { posesOf, type Pose } from "../fixtures/scripted-camera";
+import { poseBytesOf, type Pose } from "../fixtures/scripted-camera";
 import { signerHttp } from "../fixtures/signer-http-flow";
 
 /**
@@ -50,7 +50,7 @@ function drawCards() {
 beforeAll(async () => {
   // first: making the poses blocks this process, and a kept-alive socket would go stale meanwhile
   drawCards();
-  poses = Object.fromEntries(Object.entries(posesOf("A")).map(([pose, url]) => [pose, new Uint8Array(Buffer.from(url.split(",")[1], "base64"))])) as Record<Pose, Uint8Array>;
+  poses = poseBytesOf("A");
   receiver = await startCallbackCollector<WireProcess & { id: string }>();
   callbackUrl = receiver.url;
   seeded = await startSeededServer();

@@ -14,7 +14,7 @@ import { callServerAction } from "../fixtures/server-action";
 import { uploadRegistryPhoto } from "../fixtures/signer-documents";
 import { firstSignatureCertificatesText, tempFile, validatePdf } from "../fixtures/independent-validators";
 import { login, processApi, signer, waitFor, type ProcessApi } from "../fixtures/process-api-client";
-import { posesOf, type Pose } from "../fixtures/scripted-camera";
+import { poseBytesOf, type Pose } from "../fixtures/scripted-camera";
 import { signerHttp } from "../fixtures/signer-http-flow";
 
 /**
@@ -48,7 +48,7 @@ const cards: Record<"reviewed" | "sole" | "broken" | "ene" | "muestra", Specimen
 beforeAll(async () => {
   // drawing cards and poses blocks this process: before the server and its sockets
   for (const card of Object.values(cards)) photographCard(card);
-  poses = Object.fromEntries(Object.entries(posesOf("A")).map(([pose, url]) => [pose, new Uint8Array(Buffer.from(url.split(",")[1], "base64"))])) as Record<Pose, Uint8Array>;
+  poses = poseBytesOf("A");
   seeded = await startSeededServer({
     seed: async (db, orgs) => {
       await createCredential({ organizationId: orgs.shared.id, clientname: "operator@demo.local", secret: SECRET, role: "operator" }, db);

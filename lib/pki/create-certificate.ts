@@ -2,7 +2,8 @@ import { webcrypto } from "node:crypto";
 import { crlDistributionUrl } from "@/lib/pki/crl-distribution-url";
 import type { CertificateWithKey, IssuedCertificate, TokenCertificate, TokenKeyMaker } from "@/lib/pki/issued-certificate";
 import { x509SigningWith } from "@/lib/pki/x509-signing";
-import { readIssuerCertificate, x509 } from "@/lib/pki/x509-provider";
+import { x509 } from "@/lib/pki/x509-provider";
+import { readCertificate } from "@/lib/pki/check-pki-signatures";
 
 const keyAlgorithm: EcKeyGenParams = { name: "ECDSA", namedCurve: "P-256" };
 const signingAlgorithm: EcdsaParams = { name: "ECDSA", hash: "SHA-256" };
@@ -68,7 +69,7 @@ async function certify(
     return new Uint8Array(certificate.rawData);
   }
   if (!profile.crlBaseUrl) throw new Error("crlBaseUrl is required for an issued certificate");
-  const issuerCertificate = readIssuerCertificate(profile.issuer.certificateDer);
+  const issuerCertificate = readCertificate(profile.issuer.certificateDer);
   const issuerKeyId = issuerCertificate.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId;
   if (!issuerKeyId) throw new Error("The issuer certificate has no subject key identifier");
   const issuerCommonName = issuerCertificate.subjectName.getField("CN")[0] ?? issuerCertificate.subject;

@@ -2,7 +2,8 @@ import { type CertificateProfile, createCertificate } from "@/lib/pki/create-cer
 import { PkiError } from "@/lib/pki/errors";
 import type { CertificateWithKey, IssuedCertificate, TokenCertificate, TokenKeyMaker } from "@/lib/pki/issued-certificate";
 import { oids } from "@/lib/pki/object-identifiers";
-import { readIssuerCertificate, x509 } from "@/lib/pki/x509-provider";
+import { x509 } from "@/lib/pki/x509-provider";
+import { readCertificate } from "@/lib/pki/check-pki-signatures";
 
 const minute = 60 * 1000;
 const day = 24 * 60 * minute;
@@ -60,7 +61,7 @@ function endEntityExtensions(): x509.Extension[] {
 
 /** A certificate must not outlive its issuer; path validation would reject the tail anyway. */
 function clampToIssuer(issuing: CertificateWithKey, notAfter: Date): Date {
-  const issuerNotAfter = readIssuerCertificate(issuing.certificateDer).notAfter;
+  const issuerNotAfter = readCertificate(issuing.certificateDer).notAfter;
   return notAfter > issuerNotAfter ? issuerNotAfter : notAfter;
 }
 

@@ -12,19 +12,3 @@ export { x509 };
 export function readX509Certificate(certificateDer: Uint8Array): x509.X509Certificate {
   return new x509.X509Certificate(new Uint8Array(certificateDer));
 }
-
-const issuerReads = new WeakMap<Uint8Array, x509.X509Certificate>();
-
-/**
- * The certificate of an issuer that signs again and again (the platform CAs, cached process-wide):
- * parsed once per bytes object, not twice per certificate it issues (~3 ms of the ~16 ms an issue
- * took). Keyed by the object, so other bytes are never confused with it; callers only read it.
- */
-export function readIssuerCertificate(certificateDer: Uint8Array): x509.X509Certificate {
-  let certificate = issuerReads.get(certificateDer);
-  if (!certificate) {
-    certificate = readX509Certificate(certificateDer);
-    issuerReads.set(certificateDer, certificate);
-  }
-  return certificate;
-}
