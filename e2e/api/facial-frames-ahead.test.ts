@@ -78,4 +78,13 @@ describe("facial frames sent ahead of the try", () => {
     for (let i = 2; i <= 8; i++) expect((await flow.facialFrame({ ticket, frame: poses.A.neutral })).status, `frame ${i}`).toBe(200);
     expect(await answer(await flow.facialFrame({ ticket, frame: poses.A.neutral }))).toMatchObject({ status: 429, body: { reason: "too_many_frames" } });
   }, 300_000);
+
+  it("50 frames of one ticket at once: exactly 8 are taken, the rest refused", async () => {
+    const flow = await signerOfA();
+    const { ticket } = await flow.startFacialTry();
+    // a picture without a face is the cheapest analysis; the same bytes are analysed once
+    const statuses = await Promise.all(Array.from({ length: 50 }, () => flow.facialFrame({ ticket, frame: noFace }).then(answer)));
+    expect(statuses.filter((s) => s.status === 200 && s.body.face === false)).toHaveLength(8);
+    expect(statuses.filter((s) => s.status === 429 && s.body.reason === "too_many_frames")).toHaveLength(42);
+  }, 300_000);
 });
