@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { Sql } from "postgres";
 import * as schema from "./schema";
 import { lockDataDir } from "./lock-data-dir";
+import { pgliteByteaCodec } from "./pglite-bytea";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -43,7 +44,7 @@ async function openPglite(dataDir: string, timeQueries?: QueryTimer): Promise<Op
   }
   // PostgreSQL's default 128 MB of shared buffers lives in the WASM heap, which never shrinks:
   // 32 MB holds this app's hot rows and indexes and leaves ~90 MB less RSS (bench:startup)
-  const client = new PGlite(dir, { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`] });
+  const client = new PGlite(dir, { ...pgliteByteaCodec, startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`] });
   await client.waitReady;
   // drizzle runs a statement through query() and a transaction through transaction(), whose own
   // statements are inside the timed transaction
