@@ -9,6 +9,8 @@
 // `npx tsx bench/on-postgres.ts bench/process-completion.ts`. `--processes N` (default 20).
 // `--profile`: the server runs under --cpu-prof (every thread, the whole run: creation, first and
 // last signers) and the heaviest functions of each thread are printed after the figures.
+// `--statements` (on PostgreSQL only): the SQL statements of the first timed completion, from the
+// server's statement log (bench/statement-log.ts).
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -20,6 +22,7 @@ import { signerHttp } from "../e2e/fixtures/signer-http-flow";
 import { validatePdf } from "../e2e/fixtures/independent-validators";
 import { cpuMs, serverPid } from "./server-process";
 import { summarizeCpuProfile } from "./summarize-cpu-profile";
+import { openStatementLog, type StatementLog } from "./statement-log";
 
 const flag = process.argv.indexOf("--processes");
 const PROCESSES = flag > 0 ? Number(process.argv[flag + 1]) : 20;
@@ -43,7 +46,14 @@ async function main() {
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const callbackUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/callback`;
-  const seeded = await startSeededServer({ env: { SERVER_TIMING: "1" }, nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [] });
+  let statementLog: StatementLog | undefined;
+  if (process.argv.includes("--statements")) {
+    if (!process.env.TEST_PG_ADMIN_URL) throw new Error("--statements: run through bench/on-postgres.ts");
+    statementLog = await openStatementLog(process.env.TEST_PG_ADMIN_URL);
+  }
+  let completionStatements: ReturnType<StatementLog["since"]> | undefined;
+  // the production sampling rate of the full re-verification (test servers verify every output), as bench/api.ts
+  const seeded = await startSeededServer({ env: { SERVER_TIMING: "1", LEVEL_AUDIT_RATE: process.env.LEVEL_AUDIT_RATE ?? "0.02" }, nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [] });
   const base = seeded.server.baseUrl;
   const database = seeded.server.databaseUrl ? "PostgreSQL" : "PGlite";
   const failures: string[] = [];
@@ -53,7 +63,7 @@ async function main() {
     const admin = processApi(base, await login(base, shared.domain, shared.admin, ADMIN_API_SECRET));
 
     /** One process with two signers without the facial challenge; returns the last signature's figures. */
-    const complete = async (): Promise<Completion & { id: string }> => {
+    const complete = async (logStatements = false): Promise<Completion & { id: string }> => {
       const people = [signer({ signChallenges: [] }), signer({ signChallenges: [] })];
       const created = await admin.create({ signers: people, urlCallback: callbackUrl, description: "bench completion", readChallenges: [] });
       if (created.status !== 201) throw new Error(`create: ${created.status} ${await created.text()}`);
@@ -66,14 +76,17 @@ async function main() {
         const steps = [await flow.identify(person.doc_id), await flow.confirmNames("Rosa Elena", index === 0 ? "Quispe" : "Mamani")];
         for (const step of steps) if (step.status !== 200) throw new Error(`signer flow: ${step.status} ${await step.text()}`);
         await flow.showEveryPage(documents);
+        const isLast = index === people.length - 1;
+        const logFrom = logStatements && isLast ? statementLog?.mark() : undefined;
         const cpuBefore = cpuMs(pid);
         const t0 = performance.now();
         const signed = await flow.sign();
         const body = await signed.text();
         const ms = performance.now() - t0;
         const cpu = cpuMs(pid) - cpuBefore;
+        if (logFrom !== undefined) completionStatements = statementLog!.since(logFrom);
         if (signed.status !== 200) throw new Error(`sign: ${signed.status} ${body}`);
-        if (index === people.length - 1) {
+        if (isLast) {
           if (!(JSON.parse(body) as { completed?: boolean }).completed) throw new Error(`the last signature did not complete the process: ${body}`);
           last = { ms, cpuMs: cpu, stages: readServerTiming(signed.headers.get("server-timing")) };
         }
@@ -83,7 +96,7 @@ async function main() {
 
     for (let i = 0; i < WARM_UP; i++) await complete();
     const runs: (Completion & { id: string })[] = [];
-    for (let i = 0; i < PROCESSES; i++) runs.push(await complete());
+    for (let i = 0; i < PROCESSES; i++) runs.push(await complete(i === 0));
 
     // the callback was queued with the completion: each one is delivered by the dispatcher
     for (const run of runs) {
@@ -124,6 +137,10 @@ async function main() {
     }
     lines.push("", `callbacks delivered: ${runs.filter((r) => callbacks.get(r.id) === "signed").length}/${runs.length}`);
     lines.push(`validate-pdf: ${valid}/${sampled.length} sampled outputs PASS (each with both signatures and the document time-stamp)`);
+    if (completionStatements) {
+      const { own, background } = completionStatements;
+      lines.push("", `the last signer's sign request ran ${own.length} statements${background ? ` (and ${background} of the outbox dispatcher's poll meanwhile)` : ""}:`, ...own.map((statement) => `  ${statement}`));
+    }
     console.log(`\n${lines.join("\n")}`);
   } finally {
     await seeded.server.stop();
