@@ -83,6 +83,15 @@ export function FacialCheck(props: { locale: SignerLocale; api: string; attempts
       return;
     }
     setChallenges(ticket.challenges);
+    // the ID card is read (OCR takes seconds) while the signer moves; the upload below still carries
+    // it and is judged on it whatever this answers, so it is not awaited
+    const cardAhead = props.needsIdDocument ? (idDocument ?? (await idDocumentPending.current)) : null;
+    if (cardAhead) {
+      const ahead = new FormData();
+      ahead.append("ticket", ticket.ticket);
+      ahead.append("idDocument", cardAhead, "id-document.jpg");
+      void callSignerApi(`${props.api}/facial/id-document`, { method: "POST", body: ahead });
+    }
     setStep(0);
     setPhase("look");
     await wait(LOOK_MS);

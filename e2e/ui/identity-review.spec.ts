@@ -52,7 +52,10 @@ async function underReview(browser: Browser, size: Size) {
   await page.open(link);
   await page.chooseIdDocument(photographCard({ portrait: CARD_PORTRAIT, docNumber: person.doc_id, unmarked: true }));
   await page.startCamera();
+  // the page sends the card when the capture starts, to be read while the signer moves
+  const cardAhead = page.page.waitForResponse((response) => response.url().endsWith("/facial/id-document"));
   expect(await page.runChallenge()).toMatchObject({ status: "under_review", attemptsLeft: 2 });
+  expect(await (await cardAhead).json()).toEqual({ success: true, received: true });
   await page.expectReadStep();
   await expect(page.page.getByTestId("identity-under-review")).toContainText("Su identidad está en revisión");
   return { person, id, link, page };

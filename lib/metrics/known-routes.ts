@@ -39,6 +39,7 @@ export const KNOWN_ROUTES = [
   "/api/signer/[token]/facial",
   "/api/signer/[token]/facial/challenge",
   "/api/signer/[token]/facial/frame",
+  "/api/signer/[token]/facial/id-document",
   "/api/signer/[token]/names",
   "/api/signer/[token]/pages",
   "/api/signer/[token]/session",

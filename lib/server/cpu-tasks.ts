@@ -9,6 +9,7 @@ import { stampSigningTasks } from "@/lib/stamp-signing/stamp-signing-tasks";
 import { judgeFacialTry } from "@/lib/signers/judge-facial-try";
 import { warmFacialCheck } from "@/lib/signers/warm-facial-check";
 import { analyzeFacialFrame } from "@/lib/signers/analyzed-frames";
+import { readIdDocumentAhead } from "@/lib/signers/checked-id-cards";
 import { produceProcessSignature } from "@/lib/signers/produce-process-signature";
 import { signerTasks } from "@/lib/signers/signer-tasks";
 import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
@@ -56,6 +57,7 @@ export const cpuTasks: CpuTaskImplementations<CpuTasks> = {
   "judge-facial-try": (input) => judgeFacialTry(input),
   "warm-facial-check": (input) => warmFacialCheck(input),
   "analyze-facial-frame": (input) => analyzeFacialFrame(input),
+  "read-id-document-ahead": (input) => readIdDocumentAhead(input),
   "verify-pdf": (input) => verifyPdfSignatures(input.bytes, input.anchorsDer),
   "sign-evidence-summary": (input, context) => signEvidenceSummary(input, { timestamp: (digest) => context.call("timestamp", digest) }),
   "check-outside-crl": (input) => checkOutsideCrl(input),

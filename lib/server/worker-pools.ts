@@ -26,12 +26,12 @@ const CPU_WORKER_YOUNG_GENERATION_MB = 16;
 /** Facial tries one organization may have waiting for the face worker. */
 export const FACE_QUEUE_PER_ORGANIZATION = 8;
 
-const { "judge-facial-try": judgeFacialTry, "warm-facial-check": warmFacialCheck, "analyze-facial-frame": analyzeFacialFrame, "check-outside-crl": checkOutsideCrl, ...mainTasks } = cpuTaskContracts;
+const { "judge-facial-try": judgeFacialTry, "warm-facial-check": warmFacialCheck, "analyze-facial-frame": analyzeFacialFrame, "read-id-document-ahead": readIdDocumentAhead, "check-outside-crl": checkOutsideCrl, ...mainTasks } = cpuTaskContracts;
 const { ping, "diagnose-spin": spin, "diagnose-allocate": allocate } = cpuTaskContracts;
 /** Each pool runs its own tasks only (a face task never lands on the main pool); every pool answers readiness pings. */
 const poolTasks = {
   cpu: mainTasks,
-  face: { ping, "diagnose-spin": spin, "diagnose-allocate": allocate, "judge-facial-try": judgeFacialTry, "warm-facial-check": warmFacialCheck, "analyze-facial-frame": analyzeFacialFrame },
+  face: { ping, "diagnose-spin": spin, "diagnose-allocate": allocate, "judge-facial-try": judgeFacialTry, "warm-facial-check": warmFacialCheck, "analyze-facial-frame": analyzeFacialFrame, "read-id-document-ahead": readIdDocumentAhead },
   revocation: { ping, "check-outside-crl": checkOutsideCrl },
 };
 

@@ -28,17 +28,20 @@ export async function analyzeCapturedFrame(
   if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
   const ticket = readFacialTicket({ signerId: signer.id, ticket: input.ticket, set: flowOf(signer.nat).challenges }, { secretKey: deps.secretKey });
   if (!ticket || ticket.late) throw new SignerFlowError("ticket_invalid");
-  if (!countFrame(ticket.nonce)) throw new SignerFlowError("too_many_frames");
+  if (!countTicketUpload(`frame:${ticket.nonce}`, FACIAL_FRAMES.max)) throw new SignerFlowError("too_many_frames");
   return deps.facePool.run("analyze-facial-frame", { frame: input.frame }, {}, [], { lane: "public" });
 }
 
-/** Frames counted per ticket nonce until the ticket is past its life; false past the limit. */
-function countFrame(nonce: string, now = Date.now()): boolean {
-  const counts = processSingleton("firmaviva.faces.frames-per-ticket", () => new Map<string, { frames: number; until: number }>());
-  for (const [key, entry] of counts) if (entry.until <= now) counts.delete(key);
-  const entry = counts.get(nonce) ?? { frames: 0, until: now + (FACIAL_TICKET_SECONDS + 30) * 1000 };
-  if (entry.frames >= FACIAL_FRAMES.max) return false;
-  entry.frames += 1;
-  counts.set(nonce, entry);
+/**
+ * Uploads sent ahead, counted per kind and ticket nonce (`frame:<nonce>`) until the ticket is past
+ * its life; false past `limit`. In this process's memory: on several servers each counts its own.
+ */
+export function countTicketUpload(key: string, limit: number, now = Date.now()): boolean {
+  const counts = processSingleton("firmaviva.faces.uploads-per-ticket", () => new Map<string, { uploads: number; until: number }>());
+  for (const [counted, entry] of counts) if (entry.until <= now) counts.delete(counted);
+  const entry = counts.get(key) ?? { uploads: 0, until: now + (FACIAL_TICKET_SECONDS + 30) * 1000 };
+  if (entry.uploads >= limit) return false;
+  entry.uploads += 1;
+  counts.set(key, entry);
   return true;
 }

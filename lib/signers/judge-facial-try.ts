@@ -3,7 +3,8 @@ import { FaceError } from "@/lib/faces/face-error";
 import { matchFaces } from "@/lib/faces/match-faces";
 import { analyzedReference } from "./analyzed-references";
 import { analyzedFrame } from "./analyzed-frames";
-import { locateIdCard, readIdCard, type ExpiryProblem, type IdDocumentRefusal } from "@/lib/id-documents/verify-id-document";
+import type { ExpiryProblem, IdDocumentRefusal } from "@/lib/id-documents/verify-id-document";
+import { checkedIdCard } from "./checked-id-cards";
 
 /** Why a check could not be made; the try is not counted and the page says what to change. */
 export type FacialRetryReason = "challenge_expired" | "id_document_required" | IdDocumentRefusal | "selfie_no_face" | "selfie_multiple_faces" | "selfie_too_small";
@@ -26,11 +27,10 @@ export async function judgeFacialTry(input: { frames: Uint8Array[]; reference: U
   let idDocument: IdDocumentEvidence | undefined;
   let liveness: LivenessAssessment;
   if (input.referenceIsIdDocument) {
-    // any photo is not a reference: it must be an identity card with the signer's number on it
-    const located = await locateIdCard(input.reference);
-    if (!located.ok) return { kind: "retry", reason: located.reason };
-    // tesseract reads the card in its own thread while this one analyses the frames
-    const reading = readIdCard(located.card, { docId: input.docId });
+    // any photo is not a reference: it must be an identity card with the signer's number on it. A
+    // card sent when the capture started is read already (checked-id-cards.ts); tesseract reads
+    // any other in its own thread while this one analyses the frames
+    const reading = checkedIdCard(input.reference, input.docId);
     const assessed = await assessLiveness(input.frames, { challenges: input.challenges, analyze: (frame) => analyzedFrame(frame) }).then(
       (value) => ({ value }),
       (error: unknown) => ({ error }),
@@ -50,8 +50,9 @@ export async function judgeFacialTry(input: { frames: Uint8Array[]; reference: U
     return { kind: "retry", reason: firstFrame?.endsWith("multiple-faces") ? "selfie_multiple_faces" : firstFrame?.endsWith("too-small") ? "selfie_too_small" : "selfie_no_face" };
   }
   try {
-    // a registry photo was analysed when the capture started (warm-facial-check.ts); a card's portrait is new
-    const match = await matchFaces(liveness.startFace ?? input.frames[0], idDocument ? reference : await analyzedReference(reference));
+    // a registry photo was analysed when the capture started (warm-facial-check.ts), a card's
+    // portrait when the card was sent then (checked-id-cards.ts); else it is analysed now
+    const match = await matchFaces(liveness.startFace ?? input.frames[0], await analyzedReference(reference));
     return { kind: "judged", live: liveness.live, reasons: liveness.reasons, similarity: match.similarity, threshold: match.threshold, decision: match.decision, ...(idDocument ? { idDocument, portrait: reference } : {}) };
   } catch (error) {
     if (!(error instanceof FaceError)) throw error;

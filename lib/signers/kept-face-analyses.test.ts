@@ -4,6 +4,7 @@ import { analyzeFace } from "@/lib/faces/analyze-face";
 import { fixturePath } from "@/test/fixtures-dir";
 import { analyzedReference } from "./analyzed-references";
 import { analyzeFacialFrame, analyzedFrame } from "./analyzed-frames";
+import { checkedIdCard, readIdDocumentAhead } from "./checked-id-cards";
 
 const photo = (file: string) => new Uint8Array(fs.readFileSync(fixturePath("faces", file)));
 
@@ -53,5 +54,24 @@ describe("analyzedFrame", () => {
     expect(analyzedFrame(noFace)).toBe(kept);
     await expect(kept).rejects.toMatchObject({ reason: "NO_FACE" });
     await expect(analyzeFacialFrame({ frame: new Uint8Array([0xff, 0xd8, 0xff, 0, 1, 2]) })).rejects.toMatchObject({ reason: "INVALID_IMAGE" });
+  }, 600_000);
+});
+
+describe("checkedIdCard", () => {
+  it("a card's verdict is kept by its bytes and the number it must bear: the try finds the one read ahead, another number is read again", async () => {
+    // a selfie is no card: refused before any OCR, and a refusal is a verdict on the photo
+    const notACard = photo("person-a-obama/a2-selfie-like-480x640.jpg");
+    const now = Date.now();
+    const ahead = checkedIdCard(notACard, "42427457", now);
+    expect(await ahead).toEqual({ ok: false, reason: "id_document_not_a_card" });
+    expect(checkedIdCard(new Uint8Array(notACard), "42427457", now + 60_000)).toBe(ahead);
+    expect(await readIdDocumentAhead({ idDocument: notACard, docId: "42427457" })).toEqual({ received: true });
+    // the verdict depends on the number: for another signer's number the photo is read again
+    const otherNumber = checkedIdCard(notACard, "71644607", now);
+    expect(otherNumber).not.toBe(ahead);
+    // and on the bytes: another photo is another reading
+    const otherPhoto = checkedIdCard(photo("no-face/no-face-chandelier-480x640.jpg"), "42427457", now);
+    expect(otherPhoto).not.toBe(ahead);
+    await Promise.all([otherNumber, otherPhoto]);
   }, 600_000);
 });

@@ -27,16 +27,21 @@ const ZFacialTicket = z.string({ error: "falta el ticket del reto (POST facial/c
 /** POST /api/signer/<token>/facial/frame (multipart): one `frame` of the capture under way, as it was taken, and its `ticket`. */
 export const ZCapturedFrame = z.object({ frame: ZFacialFrame, ticket: ZFacialTicket });
 
+export const ID_DOCUMENT_MAX_BYTES = 8 * 1024 * 1024;
+const ZIdDocumentPhoto = z
+  .instanceof(Uint8Array)
+  .refine((b) => b.length <= ID_DOCUMENT_MAX_BYTES && isFaceImageFormat(b), "la foto del documento debe ser JPEG, PNG o WebP de hasta 8 MB");
+
+/** POST /api/signer/<token>/facial/id-document (multipart): the `idDocument` photo the try will carry, sent when the capture starts, and its `ticket`. */
+export const ZIdDocumentAhead = z.object({ idDocument: ZIdDocumentPhoto, ticket: ZFacialTicket });
+
 /** POST /api/signer/<token>/facial (multipart): `frame` × 3–8 JPEGs in capture order, and `idDocument` when no registry photo exists. */
 export const ZFacialUpload = z.object({
   frames: z
     .array(ZFacialFrame)
     .min(FACIAL_FRAMES.min, `se esperan entre ${FACIAL_FRAMES.min} y ${FACIAL_FRAMES.max} imágenes`)
     .max(FACIAL_FRAMES.max, `se esperan entre ${FACIAL_FRAMES.min} y ${FACIAL_FRAMES.max} imágenes`),
-  idDocument: z
-    .instanceof(Uint8Array)
-    .refine((b) => b.length <= 8 * 1024 * 1024 && isFaceImageFormat(b), "la foto del documento debe ser JPEG, PNG o WebP de hasta 8 MB")
-    .optional(),
+  idDocument: ZIdDocumentPhoto.optional(),
   ticket: ZFacialTicket,
 });
 

@@ -13,5 +13,7 @@ export const signerTasks = {
   "warm-facial-check": cpuTask<{ ocr: boolean; registryPhoto?: Uint8Array }, FacialCheckWarmth>(),
   // one frame, sent as it was captured: analysed and kept for the try's upload (analyzed-frames.ts)
   "analyze-facial-frame": cpuTask<{ frame: Uint8Array }, { face: boolean }>(),
+  // the ID card photo, sent when the capture starts: read and kept for the try's upload (checked-id-cards.ts)
+  "read-id-document-ahead": cpuTask<{ idDocument: Uint8Array; docId: string }, { received: true }>(),
 };
 export type SignerTasks = typeof signerTasks;
