@@ -1,11 +1,7 @@
 import type { Db } from "@/db/client";
 import type { TaskRunner } from "@/lib/runtime/cpu-pool";
-import { processSingleton } from "@/lib/process-wide/singleton";
-import { FACIAL_TICKET_SECONDS, readFacialTicket } from "./facial-challenge";
-import { flowOf } from "./nationality-flows";
-import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
+import { admitUploadAhead } from "./admit-upload-ahead";
 import { FACIAL_FRAMES } from "./schemas";
-import { SignerFlowError } from "./signer-flow-error";
 import type { SignerTasks } from "./signer-tasks";
 
 /**
@@ -23,25 +19,6 @@ export async function analyzeCapturedFrame(
   input: { token: string; signerId: string; ticket: string; frame: Uint8Array },
   deps: { db: Db; secretKey: Uint8Array; facePool: TaskRunner<SignerTasks> },
 ): Promise<{ face: boolean }> {
-  const context = await resolveSigningLink({ token: input.token }, deps.db);
-  const signer = actingSigner(context, input.signerId);
-  if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
-  const ticket = readFacialTicket({ signerId: signer.id, ticket: input.ticket, set: flowOf(signer.nat).challenges }, { secretKey: deps.secretKey });
-  if (!ticket || ticket.late) throw new SignerFlowError("ticket_invalid");
-  if (!countTicketUpload(`frame:${ticket.nonce}`, FACIAL_FRAMES.max)) throw new SignerFlowError("too_many_frames");
+  await admitUploadAhead({ token: input.token, signerId: input.signerId, ticket: input.ticket, kind: "frame", limit: FACIAL_FRAMES.max }, deps);
   return deps.facePool.run("analyze-facial-frame", { frame: input.frame }, {}, [], { lane: "public" });
-}
-
-/**
- * Uploads sent ahead, counted per kind and ticket nonce (`frame:<nonce>`) until the ticket is past
- * its life; false past `limit`. In this process's memory: on several servers each counts its own.
- */
-export function countTicketUpload(key: string, limit: number, now = Date.now()): boolean {
-  const counts = processSingleton("firmaviva.faces.uploads-per-ticket", () => new Map<string, { uploads: number; until: number }>());
-  for (const [counted, entry] of counts) if (entry.until <= now) counts.delete(counted);
-  const entry = counts.get(key) ?? { uploads: 0, until: now + (FACIAL_TICKET_SECONDS + 30) * 1000 };
-  if (entry.uploads >= limit) return false;
-  entry.uploads += 1;
-  counts.set(key, entry);
-  return true;
 }

@@ -1,10 +1,6 @@
 import type { Db } from "@/db/client";
 import type { TaskRunner } from "@/lib/runtime/cpu-pool";
-import { countTicketUpload } from "./analyze-captured-frame";
-import { readFacialTicket } from "./facial-challenge";
-import { flowOf } from "./nationality-flows";
-import { actingSigner, resolveSigningLink } from "./resolve-signing-link";
-import { SignerFlowError } from "./signer-flow-error";
+import { admitUploadAhead } from "./admit-upload-ahead";
 import type { SignerTasks } from "./signer-tasks";
 
 /** Card photos one ticket may send ahead: the one chosen, and one more if the signer changes it. */
@@ -17,7 +13,7 @@ export const ID_DOCUMENTS_AHEAD_PER_TICKET = 2;
  * same photo does not wait for the OCR. It decides nothing and tells nothing of the card: the try
  * judges the photo it uploads, read here or not.
  *
- * Bounded like the frames sent ahead (analyze-captured-frame.ts): a live ticket of this signer,
+ * Bounded like the frames sent ahead (admit-upload-ahead.ts): a live ticket of this signer,
  * whose flow takes an ID card as reference, at most two photos per ticket in this process, and the
  * face pool's public lane (BUSY when full: the try then reads the card itself).
  */
@@ -25,14 +21,10 @@ export async function readIdDocumentAheadOfTry(
   input: { token: string; signerId: string; ticket: string; idDocument: Uint8Array },
   deps: { db: Db; secretKey: Uint8Array; facePool: TaskRunner<SignerTasks> },
 ): Promise<{ received: true }> {
-  const context = await resolveSigningLink({ token: input.token }, deps.db);
-  const signer = actingSigner(context, input.signerId);
-  if (!signer.signChallenges.includes("facial")) throw new SignerFlowError("facial_not_required");
-  const flow = flowOf(signer.nat);
-  if (!flow.facialReferences.includes("id-document")) throw new SignerFlowError("facial_not_required");
-  const ticket = readFacialTicket({ signerId: signer.id, ticket: input.ticket, set: flow.challenges }, { secretKey: deps.secretKey });
-  if (!ticket || ticket.late) throw new SignerFlowError("ticket_invalid");
-  if (!countTicketUpload(`id-document:${ticket.nonce}`, ID_DOCUMENTS_AHEAD_PER_TICKET)) throw new SignerFlowError("too_many_frames");
+  const signer = await admitUploadAhead(
+    { token: input.token, signerId: input.signerId, ticket: input.ticket, kind: "id-document", limit: ID_DOCUMENTS_AHEAD_PER_TICKET, flowAllows: (flow) => flow.facialReferences.includes("id-document") },
+    deps,
+  );
   // the number comes from the signer's record, never from the page
   return deps.facePool.run("read-id-document-ahead", { idDocument: input.idDocument, docId: signer.docId }, {}, [], { lane: "public" });
 }
