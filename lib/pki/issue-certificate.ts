@@ -51,12 +51,16 @@ function personSubject(identity: PersonIdentity, organization?: string): x509.Js
   ];
 }
 
+let endEntity: readonly x509.Extension[] | undefined;
+
+/** The same three for every end-entity certificate: encoded once (a certificate only reads their bytes). */
 function endEntityExtensions(): x509.Extension[] {
-  return [
+  endEntity ??= [
     new x509.BasicConstraintsExtension(false, undefined, true),
     new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation, true),
     new x509.ExtendedKeyUsageExtension([oids.emailProtectionEku, oids.documentSigningEku], false),
   ];
+  return [...endEntity];
 }
 
 /** A certificate must not outlive its issuer; path validation would reject the tail anyway. */
