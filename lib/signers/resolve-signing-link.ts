@@ -12,27 +12,27 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * The link, process, organization and signers behind a signing-link token, or the reason it no
- * longer works. With `lock`, the process row is locked for the caller's transaction.
+ * longer works. With `lock`, the process row is locked for the caller's transaction (by the
+ * statement that reads it).
  */
 export async function resolveSigningLink({ token, lock = false }: { token: string; lock?: boolean }, db: Db) {
   if (!TOKEN.test(token)) throw new SignerFlowError("unknown_link");
-  const find = () =>
-    db
+  const find = () => {
+    const query = db
       .select({ link: processLinks, process: processes, organization: organizations })
       .from(processLinks)
       .innerJoin(processes, eq(processLinks.processId, processes.id))
       .innerJoin(organizations, eq(processes.organizationId, organizations.id))
       .where(eq(processLinks.tokenHash, hashLinkToken(token)))
       .limit(1);
+    // locked in the same statement: only the process row, and the row as it is once the lock is held
+    return lock ? query.for("no key update", { of: processes }) : query;
+  };
   let [row] = await find();
   if (!row) throw new SignerFlowError("unknown_link");
   if (row.process.status === "pending" && row.process.expireAt.getTime() <= Date.now()) {
     await expireDueProcesses({ organizationId: row.process.organizationId, processId: row.process.id }, db);
     [row] = await find();
-  }
-  if (lock) {
-    const [locked] = await db.select().from(processes).where(eq(processes.id, row.process.id)).for("no key update");
-    row = { ...row, process: locked };
   }
   const { link, process } = row;
   if (process.status === "expired") throw new SignerFlowError("process_expired");
