@@ -43,15 +43,20 @@ export class OrganizationPage {
 
   async setRequireApproval(on: boolean) {
     const box = this.page.getByLabel("Los procesos nuevos requieren aprobación antes de notificar");
-    // Twice in CI, just after the page loaded, a click that reached the enabled box left it as it was
-    // ("Clicking the checkbox did not change its state"); not reproduced here in 40 loads under load.
-    // A person clicks again; so does this, and the reload below checks what was stored.
+    // The server's HTML has the box unticked whatever is stored: react-hook-form ticks it when the
+    // page hydrates (HydratedForm keeps it disabled until then). Read or set before that, the box
+    // looks already unticked, `setChecked(false)` does nothing, hydration ticks it again and the
+    // save stores `true` once more: in CI a later spec then found approval still required. So
+    // every look at the box waits until it is enabled, that is, until it shows what is stored.
+    await expect(box).toBeEnabled();
+    // a click on the enabled box once left it as it was in CI: a person clicks again, and so does this
     await expect(async () => box.setChecked(on, { timeout: 5_000 })).toPass({ timeout: 30_000 });
     await this.page.getByRole("button", { name: "Guardar" }).click();
     await expect(this.page.getByRole("status")).toContainText("Configuración guardada.");
     // what was stored, not what the form shows: a later spec depends on this setting being put back
     await this.page.reload();
-    await expect(this.page.getByLabel("Los procesos nuevos requieren aprobación antes de notificar")).toBeChecked({ checked: on });
+    await expect(box).toBeEnabled();
+    await expect(box).toBeChecked({ checked: on });
   }
 
   async setTimeZone(zone: string) {
