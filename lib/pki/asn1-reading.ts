@@ -1,8 +1,9 @@
 import * as asn1js from "asn1js";
 
 /**
- * The small steps every hand-walked DER structure takes (SEQUENCE/SET/[n] children, OCTET STRING
- * contents, an AlgorithmIdentifier's OID, an unsigned INTEGER), written once. Each reader keeps its
+ * The small steps the hand-walked asn1js trees take (SEQUENCE/SET/[n] children, OCTET STRING
+ * contents, an AlgorithmIdentifier's OID, an unsigned INTEGER), written once. The CMS and TSTInfo
+ * readers walk their own trees (der-reading.ts). Each reader keeps its
  * own error type and wording, so the steps take the error to throw for a malformed piece.
  */
 export type Malformed = (what: string) => Error;
@@ -36,51 +37,4 @@ export function unsignedIntegerOf(block: asn1js.AsnType | undefined, what: strin
 /** Whether a block is the context-specific field [tagNumber]. */
 export function isContextTag(block: asn1js.AsnType | undefined, tagNumber: number): boolean {
   return block !== undefined && block.idBlock.tagClass === 3 && block.idBlock.tagNumber === tagNumber;
-}
-
-/**
- * Whether a block carries exactly this tag: class (1 universal, 3 context), number and form, in the
- * short tag form. pkijs's schema matching compared these four, so a hand walk compares them too.
- */
-export function hasTag(block: asn1js.AsnType | undefined, tagClass: 1 | 3, tagNumber: number, constructed: boolean): boolean {
-  const id = block?.idBlock;
-  return id !== undefined && id.tagClass === tagClass && id.tagNumber === tagNumber && id.isConstructed === constructed && !id.isHexOnly;
-}
-
-/** One field of a SEQUENCE: whether an element is that field (its whole shape), and whether it may be absent. */
-export type FieldRule = { matches: (block: asn1js.AsnType) => boolean; optional?: boolean };
-
-/**
- * The elements of a SEQUENCE matched in order to its fields, as asn1js's compareSchema (pkijs's schemas)
- * did: an optional field that does not match the next element is taken as absent, a required one fails,
- * the last element compared must have matched a field, and elements past the last field are ignored.
- * Returns one entry per field (undefined when absent), or undefined when the elements do not fit.
- */
-export function matchFields(elements: asn1js.AsnType[], rules: FieldRule[]): (asn1js.AsnType | undefined)[] | undefined {
-  const found: (asn1js.AsnType | undefined)[] = [];
-  let next = 0;
-  let lastCompared = true;
-  for (const rule of rules) {
-    const element = elements[next];
-    if (element === undefined) {
-      if (!rule.optional) return undefined;
-      found.push(undefined);
-    } else if (rule.matches(element)) {
-      found.push(element);
-      next++;
-      lastCompared = true;
-    } else {
-      if (!rule.optional) return undefined;
-      found.push(undefined);
-      lastCompared = false;
-    }
-  }
-  return lastCompared ? found : undefined;
-}
-
-/** The children of a constructed block when it has this tag, else undefined. */
-export function childrenWithTag(block: asn1js.AsnType | undefined, tagClass: 1 | 3, tagNumber: number): asn1js.AsnType[] | undefined {
-  if (!hasTag(block, tagClass, tagNumber, true)) return undefined;
-  const value = (block as asn1js.Constructed).valueBlock.value;
-  return Array.isArray(value) ? value : undefined;
 }

@@ -1,15 +1,15 @@
-import type * as asn1js from "asn1js";
-import { childrenWithTag, hasTag, matchFields, type FieldRule } from "@/lib/pki/asn1-reading";
+import type { DerNode } from "@/lib/pki/der-tree";
+import { childrenWithTag, hasTag, matchFields, type FieldRule } from "@/lib/pki/der-reading";
 
 /**
  * The shapes of the CMS structures (RFC 5652) that pkijs's schemas used to match, as predicates over
- * an asn1js tree: the reader walks the tree it parsed once instead of rebuilding pkijs schema objects
+ * a parsed tree (der-tree.ts): the reader walks the tree it parsed once instead of rebuilding pkijs schema objects
  * for every block, which cost most of reading a CMS. Each predicate checks what the pkijs schema
  * checked (tags, forms, order, required and optional fields, and that elements past the last field
  * are ignored, as compareSchema did), no more and no less, so the reader refuses what it refused.
  */
 
-type Block = asn1js.AsnType;
+type Block = DerNode;
 
 export const isInteger = (block: Block | undefined) => hasTag(block, 1, 2, false);
 export const isObjectIdentifier = (block: Block | undefined) => hasTag(block, 1, 6, false);

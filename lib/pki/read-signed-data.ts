@@ -1,6 +1,7 @@
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { childrenOf, matchFields, octetStringContent } from "@/lib/pki/asn1-reading";
+import { childrenOf, matchFields, octetStringContent } from "@/lib/pki/der-reading";
+import { asAsn1js, fromAsn1js, readStrictDer, type DerNode } from "@/lib/pki/der-tree";
 import { parseCmsAroundCertificates } from "@/lib/pki/parse-cms-around-certificates";
 import { contentInfoFields, isObjectIdentifier, sequenceChildren, signedDataFields } from "@/lib/pki/cms-shapes";
 import { allValues, readCertificateBindings, readSignerInfoFields, signerIdOf, singleValue, type CertificateBinding } from "@/lib/pki/read-signer-info";
@@ -60,21 +61,26 @@ export type SignedDataReadingOptions = {
 };
 
 const malformed = (what: string) => new Error(`malformed ${what}`);
-const octets = (block: unknown) => octetStringContent(block, "OCTET STRING", malformed);
+const octets = (block: DerNode | undefined) => octetStringContent(block, "OCTET STRING", malformed);
 
 /**
  * Parses a CMS ContentInfo holding a SignedData (SignerInfo `signerIndex`); throws an Error naming what
- * is wrong. asn1js parses the bytes once and the tree is walked by hand (cms-shapes): building pkijs
- * objects with their schema matching for every block cost about four times the parse itself.
+ * is wrong. The bytes are parsed once and the tree is walked by hand (cms-shapes): building pkijs
+ * objects with their schema matching for every block cost about four times the parse itself. Strict
+ * DER (our own CMSes, most others) is read directly; anything else by asn1js, as before (der-tree.ts).
  */
 export function readSignedData(bytes: Uint8Array, options: SignedDataReadingOptions = {}): SignedDataReading {
+  // a copy: the tree's views must not change with the caller's buffer
+  const own = new Uint8Array(bytes);
+  const strict = readStrictDer(own);
+  if (strict) return readContentInfo(strict.node, own.subarray(0, strict.end), undefined, options);
   const { parsed, certificatesDer: unparsedCertificates } = parseCmsAroundCertificates(bytes);
   if (parsed.offset === -1 || parsed.result.error) throw new Error("not a CMS structure");
-  return readContentInfo(parsed.result, new Uint8Array(bytes.subarray(0, parsed.offset)), unparsedCertificates, options);
+  return readContentInfo(fromAsn1js(parsed.result), new Uint8Array(bytes.subarray(0, parsed.offset)), unparsedCertificates, options);
 }
 
 /** The trees of a reading's signature time-stamp tokens, parsed with its CMS: a token is read from them, not parsed again. */
-const tokenTrees = new WeakMap<SignedDataReading, asn1js.AsnType[]>();
+const tokenTrees = new WeakMap<SignedDataReading, DerNode[]>();
 
 /**
  * Signature time-stamp token `index` of a CMS reading, read as readSignedData reads its bytes
@@ -88,7 +94,7 @@ export function readTimeStampToken(cms: SignedDataReading, index: number, option
   return tree ? readContentInfo(tree, new Uint8Array(tokenDer), undefined, options) : readSignedData(tokenDer, options);
 }
 
-function readContentInfo(root: asn1js.AsnType, der: Uint8Array, unparsedCertificates: Uint8Array[] | undefined, options: SignedDataReadingOptions): SignedDataReading {
+function readContentInfo(root: DerNode, der: Uint8Array, unparsedCertificates: Uint8Array[] | undefined, options: SignedDataReadingOptions): SignedDataReading {
   const { signerIndex = 0, readCertificate } = options;
   const contentInfo = fieldsOf(root, contentInfoFields, "ContentInfo");
   if (!isObjectIdentifier(contentInfo[0]) || oidOf(contentInfo[0]) !== oids.signedData) throw new Error("not a CMS SignedData");
@@ -110,15 +116,15 @@ function readContentInfo(root: asn1js.AsnType, der: Uint8Array, unparsedCertific
   const archived = readRevocationArchival(signerInfo.signed.filter((attribute) => attribute.type === ADBE_REVOCATION_INFO_ARCHIVAL).flatMap((attribute) => attribute.values));
   const tokens = allValues(signerInfo.unsigned, oids.signatureTimeStampTokenAttribute);
   if (tokens.length > MAX_TIME_STAMP_TOKENS) throw new Error("too many signature time-stamp tokens");
-  for (const token of tokens) if (!(token instanceof asn1js.Sequence)) throw new Error("a signature time-stamp token is not a SEQUENCE");
+  for (const token of tokens) if (token.kind !== "sequence") throw new Error("a signature time-stamp token is not a SEQUENCE");
   // each token as it was sent, not re-encoded (toBER walked every element again)
-  const tokensDer = tokens.map((token) => new Uint8Array(token.valueBeforeDecodeView));
+  const tokensDer = tokens.map((token) => new Uint8Array(token.bytes));
   const [eContentType, eContentField] = sequenceChildren(encapsulated)!;
   const eContent = eContentField && childrenOf(eContentField, "eContent", malformed)[0];
 
   let signedAttributesDer: Uint8Array | undefined;
   if (signerInfo.signedAttributesBlock) {
-    signedAttributesDer = new Uint8Array(signerInfo.signedAttributesBlock.valueBeforeDecodeView);
+    signedAttributesDer = new Uint8Array(signerInfo.signedAttributesBlock.bytes);
     // the field is encoded [0] IMPLICIT; the signature covers the universal SET tag (RFC 5652 5.4)
     signedAttributesDer[0] = 0x31;
   }
@@ -126,13 +132,13 @@ function readContentInfo(root: asn1js.AsnType, der: Uint8Array, unparsedCertific
   const reading: SignedDataReading = {
     der,
     eContentTypeOid: oidOf(eContentType),
-    encapsulatedContent: eContent instanceof asn1js.OctetString ? octets(eContent) : undefined,
+    encapsulatedContent: eContent?.kind === "octetString" ? octets(eContent) : undefined,
     digestAlgorithmOid: signerInfo.digestAlgorithmOid,
     signatureAlgorithmOid: signerInfo.signatureAlgorithmOid,
     signedAttributesDer,
-    contentTypeAttribute: contentType instanceof asn1js.ObjectIdentifier ? contentType.valueBlock.toString() : undefined,
-    messageDigest: digest instanceof asn1js.OctetString ? octets(digest) : undefined,
-    signingTime: time instanceof asn1js.UTCTime || time instanceof asn1js.GeneralizedTime ? time.toDate() : undefined,
+    contentTypeAttribute: contentType?.kind === "oid" ? contentType.oid : undefined,
+    messageDigest: digest?.kind === "octetString" ? octets(digest) : undefined,
+    signingTime: time?.time,
     certificateBindings: readCertificateBindings(signerInfo.signed),
     signatureValue: signerInfo.signatureValue,
     timeStampTokenDer: tokensDer[0],
@@ -149,9 +155,9 @@ function readContentInfo(root: asn1js.AsnType, der: Uint8Array, unparsedCertific
   return reading;
 }
 
-const oidOf = (block: asn1js.AsnType | undefined) => (block as asn1js.ObjectIdentifier).valueBlock.toString();
+const oidOf = (block: DerNode | undefined) => block!.oid!;
 
-function fieldsOf(block: asn1js.AsnType | undefined, rules: Parameters<typeof matchFields>[1], what: string) {
+function fieldsOf(block: DerNode | undefined, rules: Parameters<typeof matchFields>[1], what: string) {
   const children = sequenceChildren(block);
   const fields = children && matchFields(children, rules);
   if (!fields) throw malformed(what);
@@ -163,24 +169,24 @@ function fieldsOf(block: asn1js.AsnType | undefined, rules: Parameters<typeof ma
  * their own bytes: the verifier reads every certificate with @peculiar/x509 anyway. The tagged
  * choices (attribute certificates, other formats) are not used; pkijs still checks their shape.
  */
-function takeCertificates(field: asn1js.AsnType | undefined, readCertificate: ((der: Uint8Array) => unknown) | undefined): Uint8Array[] {
+function takeCertificates(field: DerNode | undefined, readCertificate: ((der: Uint8Array) => unknown) | undefined): Uint8Array[] {
   if (!field) return [];
   const choices = childrenOf(field, "certificates", malformed);
-  const certificates = choices.filter((block) => block.idBlock.tagClass === 1);
+  const certificates = choices.filter((block) => block.tagClass === 1);
   if (certificates.length > MAX_CERTIFICATES) throw new Error("the CMS carries too many certificates");
   const certificatesDer = certificates.map((block) => {
-    if (!(block instanceof asn1js.Sequence)) throw new Error("the CMS carries a certificate that is not a SEQUENCE");
-    return new Uint8Array(block.valueBeforeDecodeView);
+    if (block.kind !== "sequence") throw new Error("the CMS carries a certificate that is not a SEQUENCE");
+    return new Uint8Array(block.bytes);
   });
-  const others = choices.filter((block) => block.idBlock.tagClass !== 1);
+  const others = choices.filter((block) => block.tagClass !== 1);
   if (others.length > 0) {
     try {
-      new pkijs.CertificateSet({ schema: new asn1js.Set({ value: others }) });
+      new pkijs.CertificateSet({ schema: new asn1js.Set({ value: others.map(asAsn1js) }) });
     } catch {
       throw new Error("the CMS carries a malformed certificate choice");
     }
   }
-  // asn1js parsed these with the rest of the tree
+  // parsed with the rest of the tree
   return checkCertificates(certificatesDer, readCertificate, { parsed: true });
 }
 
@@ -211,19 +217,19 @@ function checkCertificates(certificatesDer: Uint8Array[], readCertificate: ((der
  * our CMSes carry none, so this is off the signing path. Other revocation formats must have their
  * shape ([1] { OID, ANY }) and are not used.
  */
-function takeCrls(field: asn1js.AsnType | undefined): Uint8Array[] {
+function takeCrls(field: DerNode | undefined): Uint8Array[] {
   if (!field) return [];
   return childrenOf(field, "crls", malformed).flatMap((choice) => {
-    if (choice.idBlock.tagClass === 1) {
+    if (choice.tagClass === 1) {
       let crl: pkijs.CertificateRevocationList;
       try {
-        crl = new pkijs.CertificateRevocationList({ schema: choice });
+        crl = new pkijs.CertificateRevocationList({ schema: asAsn1js(choice) });
       } catch {
         throw new Error("the CMS carries an unreadable CRL");
       }
       return [new Uint8Array(crl.toSchema().toBER(false))];
     }
-    const other = choice.idBlock.tagClass === 3 && choice.idBlock.tagNumber === 1 && !choice.idBlock.isHexOnly ? childrenOf(choice, "crls", malformed) : undefined;
+    const other = choice.tagClass === 3 && choice.tagNumber === 1 && !choice.longTag ? childrenOf(choice, "crls", malformed) : undefined;
     if (!other || !isObjectIdentifier(other[0]) || other[1] === undefined) throw new Error("the CMS carries a malformed revocation choice");
     return [];
   });
@@ -234,16 +240,16 @@ function takeCrls(field: asn1js.AsnType | undefined): Uint8Array[] {
  * OCSPResponse, otherRevInfo [2] ... } (Adobe's PDF reference, 12.8.3.3). Revocation data, not part of
  * the CMS's structure: an entry we cannot read is skipped, never a reason to call the CMS unreadable.
  */
-export function readRevocationArchival(values: asn1js.AsnType[]): { crls: Uint8Array[]; ocsps: Uint8Array[] } {
+export function readRevocationArchival(values: DerNode[]): { crls: Uint8Array[]; ocsps: Uint8Array[] } {
   const found = { crls: [] as Uint8Array[], ocsps: [] as Uint8Array[] };
   for (const value of values) {
     for (const tagged of sequenceChildren(value) ?? []) {
-      if (tagged.idBlock.tagClass !== 3 || tagged.idBlock.tagNumber > 1) continue;
-      const into = tagged.idBlock.tagNumber === 0 ? found.crls : found.ocsps;
-      const list = (tagged as asn1js.Constructed).valueBlock?.value?.[0];
+      if (tagged.tagClass !== 3 || tagged.tagNumber > 1) continue;
+      const into = tagged.tagNumber === 0 ? found.crls : found.ocsps;
+      const list = tagged.children[0];
       for (const item of sequenceChildren(list) ?? []) {
         if (into.length >= MAX_ARCHIVED_ITEMS) break;
-        if (item instanceof asn1js.Sequence) into.push(new Uint8Array(item.valueBeforeDecodeView));
+        if (item.kind === "sequence") into.push(new Uint8Array(item.bytes));
       }
     }
   }

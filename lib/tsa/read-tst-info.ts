@@ -1,6 +1,6 @@
-import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { childrenWithTag, hasTag, matchFields, type FieldRule } from "@/lib/pki/asn1-reading";
+import { childrenWithTag, hasTag, matchFields, type FieldRule } from "@/lib/pki/der-reading";
+import { asAsn1js, parseDer, type DerNode } from "@/lib/pki/der-tree";
 import { isAlgorithmIdentifier, isInteger, isObjectIdentifier, isPrimitiveOctetString, sequenceChildren } from "@/lib/pki/cms-shapes";
 import { oids } from "@/lib/pki/object-identifiers";
 import type { SignedDataReading } from "@/lib/pki/read-signed-data";
@@ -18,8 +18,8 @@ export type TstInfo = {
   nonceContentDer?: Uint8Array;
 };
 
-const optional = (matches: (block: asn1js.AsnType) => boolean): FieldRule => ({ matches, optional: true });
-const fits = (children: asn1js.AsnType[] | undefined, rules: FieldRule[]) => children !== undefined && matchFields(children, rules) !== undefined;
+const optional = (matches: (block: DerNode) => boolean): FieldRule => ({ matches, optional: true });
+const fits = (children: DerNode[] | undefined, rules: FieldRule[]) => children !== undefined && matchFields(children, rules) !== undefined;
 /** What pkijs itself accepts as this structure: used for the rare optional fields (a TSA name, extensions), off the signing path. */
 const readsAs = (read: () => unknown) => {
   try {
@@ -31,9 +31,9 @@ const readsAs = (read: () => unknown) => {
 };
 
 /** MessageImprint ::= SEQUENCE { hashAlgorithm AlgorithmIdentifier, hashedMessage OCTET STRING } */
-const isMessageImprint = (block: asn1js.AsnType) => fits(sequenceChildren(block), [{ matches: isAlgorithmIdentifier }, { matches: isPrimitiveOctetString }]);
+const isMessageImprint = (block: DerNode) => fits(sequenceChildren(block), [{ matches: isAlgorithmIdentifier }, { matches: isPrimitiveOctetString }]);
 /** Accuracy ::= SEQUENCE { seconds INTEGER OPTIONAL, millis [0] OPTIONAL, micros [1] OPTIONAL } */
-const isAccuracy = (block: asn1js.AsnType) => fits(sequenceChildren(block), [optional(isInteger), optional((field) => hasTag(field, 3, 0, false)), optional((field) => hasTag(field, 3, 1, false))]);
+const isAccuracy = (block: DerNode) => fits(sequenceChildren(block), [optional(isInteger), optional((field) => hasTag(field, 3, 0, false)), optional((field) => hasTag(field, 3, 1, false))]);
 
 /**
  * TSTInfo ::= SEQUENCE { version, policy, messageImprint, serialNumber, genTime, accuracy OPTIONAL,
@@ -45,35 +45,35 @@ const tstInfoFields: FieldRule[] = [
   { matches: isObjectIdentifier },
   { matches: isMessageImprint },
   { matches: isInteger },
-  { matches: (block) => hasTag(block, 1, 24, false) && block instanceof asn1js.GeneralizedTime },
+  { matches: (block) => hasTag(block, 1, 24, false) && block.kind === "generalizedTime" },
   optional(isAccuracy),
   optional((block) => hasTag(block, 1, 1, false)),
   optional(isInteger),
   optional((block) => {
     const name = childrenWithTag(block, 3, 0)?.[0];
-    return name !== undefined && readsAs(() => new pkijs.GeneralName({ schema: name }));
+    return name !== undefined && readsAs(() => new pkijs.GeneralName({ schema: asAsn1js(name) }));
   }),
-  optional((block) => childrenWithTag(block, 3, 1)?.every((extension) => readsAs(() => new pkijs.Extension({ schema: extension }))) ?? false),
+  optional((block) => childrenWithTag(block, 3, 1)?.every((extension) => readsAs(() => new pkijs.Extension({ schema: asAsn1js(extension) }))) ?? false),
 ];
 
 /** Reads the TSTInfo that a time-stamp token's SignedData encapsulates; throws an Error naming what is wrong. */
 export function readTstInfo(token: SignedDataReading): TstInfo {
   if (token.eContentTypeOid !== oids.tstInfo || !token.encapsulatedContent) throw new Error("the token does not hold a TSTInfo");
-  const parsed = asn1js.fromBER(new Uint8Array(token.encapsulatedContent), { parseEmbedded: false });
-  if (parsed.offset === -1) throw new Error("the TSTInfo is not ASN.1");
-  const children = sequenceChildren(parsed.result);
+  const parsed = parseDer(token.encapsulatedContent);
+  if (!parsed) throw new Error("the TSTInfo is not ASN.1");
+  const children = sequenceChildren(parsed.node);
   const fields = children && matchFields(children, tstInfoFields);
   if (!fields) throw new Error("malformed TSTInfo");
   const [, policy, messageImprint, serialNumber, genTime, , , nonce] = fields;
   const [hashAlgorithm, hashedMessage] = sequenceChildren(messageImprint)!;
-  const serialHex = Buffer.from((serialNumber as asn1js.Integer).valueBlock.valueHexView).toString("hex");
+  const serialHex = Buffer.from(serialNumber!.content).toString("hex");
   return {
-    policyOid: (policy as asn1js.ObjectIdentifier).valueBlock.toString(),
-    hashAlgorithmOid: (sequenceChildren(hashAlgorithm)![0] as asn1js.ObjectIdentifier).valueBlock.toString(),
-    imprint: new Uint8Array((hashedMessage as asn1js.OctetString).valueBlock.valueHexView),
+    policyOid: policy!.oid!,
+    hashAlgorithmOid: sequenceChildren(hashAlgorithm)![0].oid!,
+    imprint: new Uint8Array(hashedMessage.content),
     serialNumber: BigInt(`0x${serialHex || "0"}`),
     serialHex,
-    genTime: (genTime as asn1js.GeneralizedTime).toDate(),
-    nonceContentDer: nonce ? new Uint8Array((nonce as asn1js.Integer).valueBlock.valueHexView) : undefined,
+    genTime: genTime!.time!,
+    nonceContentDer: nonce ? new Uint8Array(nonce.content) : undefined,
   };
 }

@@ -4,6 +4,7 @@ import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { isContextTag, octetStringContent } from "@/lib/pki/asn1-reading";
 import { oids } from "@/lib/pki/object-identifiers";
+import { fromAsn1js } from "@/lib/pki/der-tree";
 import { readRevocationArchival, type CertificateBinding, type SignedDataReading, type SignedDataReadingOptions } from "@/lib/pki/read-signed-data";
 
 const SIGNING_CERTIFICATE_V1 = "1.2.840.113549.1.9.16.2.12";
@@ -85,7 +86,7 @@ export function readSignedDataWithPkijs(bytes: Uint8Array, options: SignedDataRe
     certificatesDer,
     crlsDer: crls.map((crl) => new Uint8Array(crl.toSchema().toBER(false))),
     // pkijs has no reader for Adobe's attribute: the production reader's own walk, over pkijs's attribute values
-    ...(({ crls: archivedCrlsDer, ocsps: archivedOcspsDer }) => ({ archivedCrlsDer, archivedOcspsDer }))(readRevocationArchival((signerInfo.signedAttrs?.attributes ?? []).filter((attribute) => attribute.type === "1.2.840.113583.1.1.8").flatMap((attribute) => attribute.values))),
+    ...(({ crls: archivedCrlsDer, ocsps: archivedOcspsDer }) => ({ archivedCrlsDer, archivedOcspsDer }))(readRevocationArchival((signerInfo.signedAttrs?.attributes ?? []).filter((attribute) => attribute.type === "1.2.840.113583.1.1.8").flatMap((attribute) => attribute.values.map(fromAsn1js)))),
     signerId,
   };
 }
