@@ -73,7 +73,7 @@ export function readSignedData(bytes: Uint8Array, options: SignedDataReadingOpti
   // a copy: the tree's views must not change with the caller's buffer
   const own = new Uint8Array(bytes);
   const strict = readStrictDer(own);
-  if (strict) return readContentInfo(strict.node, own.subarray(0, strict.end), undefined, options);
+  if (strict) return readContentInfo(strict.node, own.slice(0, strict.end), undefined, options);
   const { parsed, certificatesDer: unparsedCertificates } = parseCmsAroundCertificates(bytes);
   if (parsed.offset === -1 || parsed.result.error) throw new Error("not a CMS structure");
   return readContentInfo(fromAsn1js(parsed.result), new Uint8Array(bytes.subarray(0, parsed.offset)), unparsedCertificates, options);
