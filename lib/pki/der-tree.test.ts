@@ -102,6 +102,7 @@ describe("the strict DER reader", () => {
     ["a UTF-8 name", new asn1js.Utf8String({ value: "José Pérez" })],
     ["an empty SEQUENCE", new asn1js.Sequence({ value: [] })],
     ["a long content length", new asn1js.OctetString({ valueHex: new Uint8Array(70_000) })],
+    ["a GeneralizedTime of 32 octets (16 fraction digits)", new asn1js.GeneralizedTime({ value: "20261129151800.9999999999999999Z" })],
   ])("reads %s as asn1js does", (_, block) => {
     expect(expectSameAsAsn1js(encode(block), "value")).toBe("strict");
   });
@@ -124,6 +125,7 @@ describe("the strict DER reader", () => {
     ["a BIT STRING with 8 unused bits", [0x03, 0x02, 0x08, 0x00]],
     ["a NULL with contents", [0x05, 0x01, 0x00]],
     ["an element longer than its input", [0x30, 0x05, 0x02, 0x01]],
+    ["a GeneralizedTime of 200 octets", [0x18, 0x81, 0xc8, ...Buffer.from(`20261129151800.${"1".repeat(184)}Z`)]],
   ])("leaves %s to asn1js", (_, octets) => {
     const bytes = new Uint8Array(octets);
     expect(readStrictDer(bytes)).toBeUndefined();

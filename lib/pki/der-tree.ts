@@ -163,18 +163,22 @@ function dottedOid(content: Uint8Array): string {
   return [head, ...arcs.slice(1)].join(".");
 }
 
+const MAX_TIME_OCTETS = 32;
 const ascii = (content: Uint8Array) => String.fromCharCode(...content);
 
 /** YYMMDDhhmmssZ only, read as asn1js reads it (years 50-99 in the 1900s). */
 function utcTime(content: Uint8Array): Date {
+  if (content.length !== 13) throw notStrict;
   const text = ascii(content);
-  if (content.length !== 13 || text[12] !== "Z" || !DIGITS.test(text.slice(0, 12))) throw notStrict;
+  if (text[12] !== "Z" || !DIGITS.test(text.slice(0, 12))) throw notStrict;
   const [yy, month, day, hour, minute, second] = [0, 2, 4, 6, 8, 10].map((at) => Number(text.slice(at, at + 2)));
   return new Date(Date.UTC(yy >= 50 ? 1900 + yy : 2000 + yy, month - 1, day, hour, minute, second));
 }
 
 /** YYYYMMDDhhmmss[.f+]Z only, read as asn1js reads it (the fraction to whole milliseconds, rounded down). */
 function generalizedTime(content: Uint8Array): Date {
+  // a longer value is no time we write or read: left to asn1js (which spreads it into one string too)
+  if (content.length > MAX_TIME_OCTETS) throw notStrict;
   const text = ascii(content);
   const fraction = text.length > 16 ? text.slice(15, -1) : "";
   if (text.at(-1) !== "Z" || !DIGITS.test(text.slice(0, 14)) || (text.length !== 15 && (text[14] !== "." || !DIGITS.test(fraction)))) throw notStrict;
