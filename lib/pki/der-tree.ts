@@ -190,7 +190,9 @@ function generalizedTime(content: Uint8Array): Date {
 /** The same view of an element asn1js parsed. */
 export function fromAsn1js(block: asn1js.AsnType): DerNode {
   const id = block.idBlock;
-  const bytes = new Uint8Array(block.valueBeforeDecodeView ?? new Uint8Array(0));
+  // a view, not a copy: every caller parsed a buffer of its own, and copying each element would copy
+  // a deep tree's bytes once per level (a BER input nested 100 deep around a large string)
+  const bytes = block.valueBeforeDecodeView ?? new Uint8Array(0);
   // asn1js reads elements into a SEQUENCE or SET even when its tag says primitive, and the readers saw them
   const hasElements = block instanceof asn1js.Constructed || (block instanceof asn1js.OctetString && block.valueBlock.isConstructed);
   const children = hasElements ? (block.valueBlock as { value: asn1js.AsnType[] }).value.map(fromAsn1js) : [];

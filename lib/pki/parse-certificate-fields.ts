@@ -35,7 +35,8 @@ function encoded(block: DerNode | undefined): Uint8Array {
  * those elements against its limit; the strict reader counts only the certificate's own).
  */
 function parseWhole(certificateDer: Uint8Array): DerNode {
-  const strict = readStrictDer(new Uint8Array(certificateDer));
+  // the tree is read and dropped here (the fields are copied out), so it may view the caller's bytes
+  const strict = readStrictDer(certificateDer);
   if (strict?.end === certificateDer.length) return strict.node;
   const parsed = asn1js.fromBER(certificateDer);
   if (parsed.offset !== certificateDer.length || parsed.result.error) {
