@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { pkiCertificates } from "@/db/schema";
 import { encryptPrivateKey } from "@/lib/pki/encrypt-private-key";
 import { isTokenKey, type SigningKey } from "@/lib/pki/signing-key";
-import { readX509Certificate } from "@/lib/pki/x509-provider";
+import { readCertificate } from "@/lib/pki/check-pki-signatures";
 
 export type CertificatePurpose = (typeof pkiCertificates.$inferSelect)["purpose"];
 
@@ -27,7 +27,8 @@ export async function storeCertificate(
   },
   db: Db,
 ) {
-  const parsed = readX509Certificate(input.certificate.certificateDer);
+  // through the cache: the validation data of a fresh signer certificate reads the same bytes next
+  const parsed = readCertificate(input.certificate.certificateDer);
   const serialNumberHex = parsed.serialNumber.toLowerCase();
   const tokenKey = input.certificate.privateKey && isTokenKey(input.certificate.privateKey) ? input.certificate.privateKey : undefined;
   const encrypted = input.certificate.pkcs8

@@ -1,9 +1,8 @@
-import { createHash, createPublicKey, type KeyObject } from "node:crypto";
+import { createHash, type KeyObject } from "node:crypto";
 import { der } from "@/lib/pki/der-encoder";
 import { PkiError } from "@/lib/pki/errors";
 import { oids } from "@/lib/pki/object-identifiers";
-import { parseCertificateFields } from "@/lib/pki/parse-certificate-fields";
-import { isSelfIssued } from "@/lib/pki/check-pki-signatures";
+import { isSelfIssued, readCertificateFields, readCertificatePublicKey } from "@/lib/pki/check-pki-signatures";
 import { buildSigningCertificateV2Attribute } from "@/lib/pki/signing-certificate-v2-attribute";
 import { keySignerFor, type KeySigner, type SigningKey } from "@/lib/pki/signing-key";
 
@@ -41,10 +40,11 @@ const keyCache = new WeakMap<SigningKey, KeyEntry>();
 function certificateEntry(certificateDer: Uint8Array, hash: string): CertificateEntry {
   const cached = certificateCache.get(hash);
   if (cached) return cached;
-  const fields = parseCertificateFields(certificateDer);
+  // through the per-thread caches the verifier reads too: the level derived in this worker reads this certificate's fields and key next
+  const fields = readCertificateFields(certificateDer);
   let publicKey: KeyObject;
   try {
-    publicKey = createPublicKey({ key: Buffer.from(fields.subjectPublicKeyInfoDer), format: "der", type: "spki" });
+    publicKey = readCertificatePublicKey(certificateDer);
   } catch (error) {
     throw new PkiError("UNSUPPORTED_KEY", "The certificate public key is not supported", { cause: error });
   }

@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { processes, type ProcessStatus } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { enqueue } from "@/lib/outbox/enqueue";
-import { recordProcessEvent } from "./record-process-event";
+import { recordProcessEvents, type ProcessEvent } from "./record-process-event";
 import type { ProcessRow } from "./load-process-records";
 
 /** States that can still be modified, notified or rejected (decision 11). */
@@ -45,6 +45,8 @@ export async function concludeProcess(
     detail?: Record<string, unknown>;
     /** For a signed process: the lowest PAdES level its documents reach (B-LTA when all is well). */
     padesLevel?: string | null;
+    /** Events of the change that concludes it (the last signature), recorded before its own in one statement, or alone when it was already concluded. */
+    precededBy?: ProcessEvent[];
   },
   db: Db,
 ): Promise<boolean> {
@@ -54,16 +56,23 @@ export async function concludeProcess(
     .set({ status: input.status, completedAt: now, ...(input.padesLevel !== undefined ? { padesLevel: input.padesLevel } : {}) })
     .where(and(eq(processes.id, input.process.id), inArray(processes.status, [...OPEN_STATUSES])))
     .returning({ id: processes.id });
-  if (updated.length === 0) return false;
-  await recordProcessEvent(
-    {
-      processId: input.process.id,
-      organizationId: input.process.organizationId,
-      kind: input.status === "signed" ? "completed" : "rejected",
-      actor: input.actor,
-      signerId: input.signerId,
-      detail: input.detail,
-    },
+  const preceding = input.precededBy ?? [];
+  if (updated.length === 0) {
+    await recordProcessEvents(preceding, db);
+    return false;
+  }
+  await recordProcessEvents(
+    [
+      ...preceding,
+      {
+        processId: input.process.id,
+        organizationId: input.process.organizationId,
+        kind: input.status === "signed" ? "completed" : "rejected",
+        actor: input.actor,
+        signerId: input.signerId,
+        detail: input.detail,
+      },
+    ],
     db,
   );
   if (input.process.urlCallback) {

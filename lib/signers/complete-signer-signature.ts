@@ -6,7 +6,7 @@ import { concludeProcess } from "@/lib/processes/conclude-process";
 import { findActiveLinks } from "@/lib/processes/issue-signing-links";
 import { filesOf } from "@/lib/processes/plan-stamp-positions";
 import { queueSignerNotifications } from "@/lib/processes/queue-signer-notifications";
-import { recordProcessEvent } from "@/lib/processes/record-process-event";
+import { recordProcessEvent, type ProcessEvent } from "@/lib/processes/record-process-event";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { SignerClient } from "./describe-signer-client";
 import { assertMaySign } from "./prepare-signer-signature";
@@ -89,10 +89,7 @@ export async function completeSignerSignature(
     const pagesShown = (await readingTimesOf(signer.id, tx)).map((r) => ({ documentId: r.documentId, pages: r.pages, firstShownAt: new Date(r.firstShownAt).toISOString(), lastShownAt: new Date(r.lastShownAt).toISOString() }));
     // the session that proved the identity and the one that signs (the same, or assertMaySign refused)
     const sessions = { provedIn: identity.session ?? signer.signData.facial?.session ?? null, signedIn: input.sessionId ?? null };
-    await recordProcessEvent(
-      { processId: process.id, organizationId: process.organizationId, kind: "signed", signerId: signer.id, detail: { documents: mine.map((d) => d.id), client: input.client, pagesShown, identity: pickIdentity(input.identity ?? identity), sessions } },
-      tx,
-    );
+    const signedEvent: ProcessEvent = { processId: process.id, organizationId: process.organizationId, kind: "signed", signerId: signer.id, detail: { documents: mine.map((d) => d.id), client: input.client, pagesShown, identity: pickIdentity(input.identity ?? identity), sessions } };
     await recordAuditEvent(
       {
         organizationId: process.organizationId,
@@ -105,9 +102,11 @@ export async function completeSignerSignature(
     );
     const remaining = signers.filter((s) => s.id !== signer.id && s.status === "pending");
     if (remaining.length === 0) {
-      await concludeProcess({ process, status: "signed", signerId: signer.id, padesLevel: input.padesLevel ?? null }, tx);
+      // the last signature and the completion it makes are one insert into the timeline
+      await concludeProcess({ process, status: "signed", signerId: signer.id, padesLevel: input.padesLevel ?? null, precededBy: [signedEvent] }, tx);
       return { processStatus: "signed" as const, completed: true };
     }
+    await recordProcessEvent(signedEvent, tx);
     if (process.signOrder) {
       const links = await findActiveLinks(process.id, tx);
       await queueSignerNotifications(

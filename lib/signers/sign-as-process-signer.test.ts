@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
-import { outbox, processDocuments, processes, processSigners } from "@/db/schema";
+import { outbox, processDocuments, processEvents, processes, processSigners } from "@/db/schema";
 import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
 import { loadConfig } from "@/lib/config/load-config";
 import { createOrganization } from "@/lib/organizations/create-organization";
@@ -99,6 +99,16 @@ describe("signAsProcessSigner", () => {
     }
     const callbacks = await services.db.select().from(outbox).where(eq(outbox.kind, "callback.deliver"));
     expect(callbacks).toHaveLength(1);
+    // the timeline: each signature, then the completion the last one made (one insert, in that order)
+    const timeline = await services.db.select().from(processEvents).where(eq(processEvents.processId, created.id)).orderBy(asc(processEvents.createdAt), asc(processEvents.id));
+    const signing = timeline.filter((event) => event.kind === "signed" || event.kind === "completed");
+    expect(signing.map((event) => [event.kind, event.signerId])).toEqual([
+      ["signed", first.signerId],
+      ["signed", second.signerId],
+      ["completed", second.signerId],
+    ]);
+    expect(signing[1].createdAt.getTime()).toBe(signing[2].createdAt.getTime());
+    expect(signing[1].detail).toMatchObject({ documents: expect.arrayContaining(documents.map((d) => d.id)), identity: { level: expect.any(String) } });
     // pinfo in the callback payload (the same formatter the callback delivery uses)
     const [process] = await services.db.select().from(processes).where(eq(processes.id, created.id));
     const [record] = await loadProcessRecords([process], services.db);
