@@ -10,7 +10,7 @@ import { recordProcessEvent, type ProcessEvent } from "@/lib/processes/record-pr
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { SignerClient } from "./describe-signer-client";
 import { assertMaySign } from "./prepare-signer-signature";
-import { readingTimesOf } from "./record-pages-shown";
+import { readingTimesOf, type PagesShown } from "./record-pages-shown";
 import { resolveSigningLink } from "./resolve-signing-link";
 import { SignerFlowError } from "./signer-flow-error";
 import type { PadesLevel } from "@/lib/verification/verification-report";
@@ -47,7 +47,7 @@ export type SignedDocument = {
  * the callback; with sign order, the next signer is notified. One transaction.
  */
 export async function completeSignerSignature(
-  input: { token: string; signerId: string; /** The signer session that signs: the one that proved the identity. */ sessionId?: string; signedDocuments: SignedDocument[]; signAction?: string; client?: SignerClient; padesLevel?: PadesLevel | null; /** The identity the certificate was issued for. */ identity?: SignerIdentity; /** SHA-256 (hex) of that certificate: /api/verify finds this record by it. */ certificateSha256?: string },
+  input: { token: string; signerId: string; /** The signer session that signs: the one that proved the identity. */ sessionId?: string; signedDocuments: SignedDocument[]; signAction?: string; client?: SignerClient; padesLevel?: PadesLevel | null; /** The identity the certificate was issued for. */ identity?: SignerIdentity; /** SHA-256 (hex) of that certificate: /api/verify finds this record by it. */ certificateSha256?: string; /** The reading record the signature was made on (assertEveryPageShown's); read here when not given. */ pagesShown?: PagesShown[] },
   db: Db,
 ): Promise<{ processStatus: "pending" | "signed"; completed: boolean }> {
   return db.transaction(async (tx) => {
@@ -86,7 +86,7 @@ export async function completeSignerSignature(
       })
       .where(eq(processSigners.id, signer.id));
     // the evidence of the signature: the device that signed and when each file was shown to the signer
-    const pagesShown = (await readingTimesOf(signer.id, tx)).map((r) => ({ documentId: r.documentId, pages: r.pages, firstShownAt: new Date(r.firstShownAt).toISOString(), lastShownAt: new Date(r.lastShownAt).toISOString() }));
+    const pagesShown = input.pagesShown ?? (await readingTimesOf(signer.id, tx));
     // the session that proved the identity and the one that signs (the same, or assertMaySign refused)
     const sessions = { provedIn: identity.session ?? signer.signData.facial?.session ?? null, signedIn: input.sessionId ?? null };
     const signedEvent: ProcessEvent = { processId: process.id, organizationId: process.organizationId, kind: "signed", signerId: signer.id, detail: { documents: mine.map((d) => d.id), client: input.client, pagesShown, identity: pickIdentity(input.identity ?? identity), sessions } };

@@ -48,28 +48,50 @@ export async function recordPagesShown(
 
 /** Pages shown per file of the plan, counting only pages that exist in the current revision. */
 export async function readingProgressOf(plan: SignerSignaturePlan, db: Db): Promise<ReadingProgress> {
-  const rows = await db
-    .select({ documentId: signerPageViews.documentId, pageIndex: signerPageViews.pageIndex })
+  return progressOf(plan, await pageViewsOf(plan, db));
+}
+
+/** When each file's pages were shown, for the signature's evidence: how many showings, the first and the last. */
+export type PagesShown = { documentId: string; pages: number; firstShownAt: string; lastShownAt: string };
+
+/**
+ * Refuses a signature while the record says a page of one of the files was never shown; otherwise
+ * returns, from the same read, the record the signature is made on (its evidence).
+ */
+export async function assertEveryPageShown(plan: SignerSignaturePlan, db: Db): Promise<PagesShown[]> {
+  const views = await pageViewsOf(plan, db);
+  if (!progressOf(plan, views).complete) throw new SignerFlowError("pages_not_shown");
+  const byDocument = new Map<string, PagesShown>();
+  for (const view of views) {
+    const at = view.shownAt.toISOString();
+    const known = byDocument.get(view.documentId);
+    if (!known) byDocument.set(view.documentId, { documentId: view.documentId, pages: 1, firstShownAt: at, lastShownAt: at });
+    else byDocument.set(view.documentId, { ...known, pages: known.pages + 1, firstShownAt: at < known.firstShownAt ? at : known.firstShownAt, lastShownAt: at > known.lastShownAt ? at : known.lastShownAt });
+  }
+  return [...byDocument.values()];
+}
+
+type PageView = { documentId: string; pageIndex: number; shownAt: Date };
+
+function pageViewsOf(plan: SignerSignaturePlan, db: Db): Promise<PageView[]> {
+  return db
+    .select({ documentId: signerPageViews.documentId, pageIndex: signerPageViews.pageIndex, shownAt: signerPageViews.shownAt })
     .from(signerPageViews)
     .where(and(eq(signerPageViews.signerId, plan.signer.id), eq(signerPageViews.processId, plan.processId)));
+}
+
+function progressOf(plan: SignerSignaturePlan, views: PageView[]): ReadingProgress {
   const documents = plan.documents.map((d) => {
     const pages = pagesToShow(d);
-    const shown = new Set(rows.filter((r) => r.documentId === d.documentId && r.pageIndex < pages).map((r) => r.pageIndex)).size;
+    const shown = new Set(views.filter((r) => r.documentId === d.documentId && r.pageIndex < pages).map((r) => r.pageIndex)).size;
     return { documentId: d.documentId, pages, shown };
   });
   return { documents, complete: documents.every((d) => d.shown === d.pages) };
 }
 
-/** Refuses a signature while the record says a page of one of the files was never shown. */
-export async function assertEveryPageShown(plan: SignerSignaturePlan, db: Db): Promise<ReadingProgress> {
-  const progress = await readingProgressOf(plan, db);
-  if (!progress.complete) throw new SignerFlowError("pages_not_shown");
-  return progress;
-}
-
-/** First and last showing of each file's pages, for the signature's evidence. */
-export async function readingTimesOf(signerId: string, db: Db) {
-  return db
+/** First and last showing of each file's pages, for the signature's evidence (as assertEveryPageShown returns it). */
+export async function readingTimesOf(signerId: string, db: Db): Promise<PagesShown[]> {
+  const rows = await db
     .select({
       documentId: signerPageViews.documentId,
       pages: sql<number>`count(*)::int`,
@@ -79,4 +101,5 @@ export async function readingTimesOf(signerId: string, db: Db) {
     .from(signerPageViews)
     .where(eq(signerPageViews.signerId, signerId))
     .groupBy(signerPageViews.documentId);
+  return rows.map((r) => ({ documentId: r.documentId, pages: r.pages, firstShownAt: new Date(r.firstShownAt).toISOString(), lastShownAt: new Date(r.lastShownAt).toISOString() }));
 }

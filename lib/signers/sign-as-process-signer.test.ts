@@ -21,6 +21,7 @@ import { readWordBoxes } from "@/lib/pdf/test-support/read-word-boxes";
 import { verifySignerIdentity } from "./verify-signer-identity";
 import { signAsProcessSigner } from "./sign-as-process-signer";
 import { showEveryPage } from "./test-support/show-every-page";
+import { readingTimesOf, type PagesShown } from "./record-pages-shown";
 import { confirmSignerNames } from "./confirm-signer-names";
 import { testWorkerPools } from "@/lib/server/testing/test-pools";
 import { fixturePath } from "@/test/fixtures-dir";
@@ -109,6 +110,11 @@ describe("signAsProcessSigner", () => {
     ]);
     expect(signing[1].createdAt.getTime()).toBe(signing[2].createdAt.getTime());
     expect(signing[1].detail).toMatchObject({ documents: expect.arrayContaining(documents.map((d) => d.id)), identity: { level: expect.any(String) } });
+    // the reading record in the evidence is the one the signature was planned on, as the record reads it now
+    const byDocument = (shown: PagesShown[]) => [...shown].sort((a, b) => a.documentId.localeCompare(b.documentId));
+    const recorded = byDocument(signing[1].detail.pagesShown as PagesShown[]);
+    expect(recorded).toEqual(byDocument(await readingTimesOf(second.signerId, services.db)));
+    expect(recorded.map((shown) => shown.pages)).toEqual(recorded.map((shown) => documents.find((d) => d.id === shown.documentId)!.pages + 1));
     // pinfo in the callback payload (the same formatter the callback delivery uses)
     const [process] = await services.db.select().from(processes).where(eq(processes.id, created.id));
     const [record] = await loadProcessRecords([process], services.db);

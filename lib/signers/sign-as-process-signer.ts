@@ -50,7 +50,7 @@ export async function signAsProcessSigner(input: SignAsProcessSignerInput, servi
   const produced = await timed("produce", () => produceSignedDocuments(plan, services));
   // records the signature; the last one concludes the process and queues its callback, in one transaction
   const completed = await timed("complete", () => completeSignerSignature(
-    { token: input.token, signerId: input.signerId, sessionId: input.sessionId, signedDocuments: produced.signedDocuments, signAction: "sign", client: input.client, padesLevel: plan.isLastSigner ? produced.padesLevel : undefined, identity: plan.proven, certificateSha256: createHash("sha256").update(plan.cmsSigner.certificateDer).digest("hex") },
+    { token: input.token, signerId: input.signerId, sessionId: input.sessionId, signedDocuments: produced.signedDocuments, signAction: "sign", client: input.client, padesLevel: plan.isLastSigner ? produced.padesLevel : undefined, identity: plan.proven, pagesShown: plan.pagesShown, certificateSha256: createHash("sha256").update(plan.cmsSigner.certificateDer).digest("hex") },
     services.db,
   ));
   // only the last signer's file is measured; earlier signatures are counted as unmeasured
@@ -77,7 +77,8 @@ type ProcessSignaturePlan = Awaited<ReturnType<typeof planProcessSignature>>;
 /** Who signs what, with which freshly issued certificate, time stampers and validation data. */
 async function planProcessSignature(input: { token: string; signerId: string; sessionId?: string }, { db, config, pools }: ProcessSigningDeps) {
   const plan = await prepareSignerSignature(input, db);
-  await assertEveryPageShown(plan, db);
+  // the reading record the signature is made on: checked complete here, and recorded as its evidence
+  const pagesShown = await assertEveryPageShown(plan, db);
   // the names the signer confirmed (prepareSignerSignature refuses to go on without them)
   const pinfo: SignerPinfo = plan.signer.pinfo!;
   // the level the signer proved goes into the certificate; none proven (an ID photo under review) never signs
@@ -105,6 +106,7 @@ async function planProcessSignature(input: { token: string; signerId: string; se
   await storeCertificate({ certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey }, db);
   return {
     ...plan,
+    pagesShown,
     proven,
     identity,
     givenNames,
