@@ -23,14 +23,31 @@ function controlledLookup(fail?: (keys: string[]) => Error | undefined) {
   return { statements, lookup, finishNext };
 }
 
+/** The rest of this turn of the event loop: what setImmediate runs after. */
+const endOfTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 describe("batchLookups", () => {
-  it("reads a lone key at once, with no timer, and answers it only after its statement", async () => {
+  it("reads the keys of one turn in one statement, even when each statement is over as soon as it starts (PGlite runs it on this thread)", async () => {
+    const statements: string[][] = [];
+    const reads = batchLookups<string, string>({ maxKeys: 8, lookup: async (keys) => (statements.push(keys), new Map(keys.map((k) => [k, `value of ${k}`]))) });
+    const asked: Promise<string | undefined>[] = [];
+    await new Promise<void>((resolve) => {
+      for (const key of ["a", "b", "c"]) process.nextTick(() => asked.push(reads.get(key)));
+      process.nextTick(resolve);
+    });
+    expect(await Promise.all(asked)).toEqual(["value of a", "value of b", "value of c"]);
+    expect(statements).toEqual([["a", "b", "c"]]);
+  });
+
+  it("reads a lone key at the end of its turn of the event loop, with no timer, and answers it only after its statement", async () => {
     const l = controlledLookup();
     const reads = batchLookups({ maxKeys: 8, lookup: l.lookup });
     let answer: string | undefined;
     const done = reads.get("a").then((value) => (answer = value));
+    // not inside get: the keys of the rest of this turn may still come
+    expect(l.statements).toEqual([]);
+    await endOfTurn();
     expect(l.statements).toEqual([["a"]]);
-    await new Promise<void>((resolve) => setImmediate(resolve));
     expect(answer).toBeUndefined();
     await l.finishNext();
     await done;
@@ -40,7 +57,9 @@ describe("batchLookups", () => {
   it("reads the keys that arrived during a statement together in the next, each caller getting its own value", async () => {
     const l = controlledLookup();
     const reads = batchLookups({ maxKeys: 3, lookup: l.lookup });
-    const answers = ["a", "b", "c", "b", "unknown-d", "e"].map((key) => reads.get(key));
+    const answers = [reads.get("a")];
+    await endOfTurn();
+    answers.push(...["b", "c", "b", "unknown-d", "e"].map((key) => reads.get(key)));
     await l.finishNext();
     await l.finishNext();
     await l.finishNext();
@@ -53,6 +72,7 @@ describe("batchLookups", () => {
     const l = controlledLookup((keys) => (keys.includes("x") ? new Error("database down") : undefined));
     const reads = batchLookups({ maxKeys: 8, lookup: l.lookup });
     const first = reads.get("a");
+    await endOfTurn();
     const failed = [reads.get("x"), reads.get("y")].map((p) => p.then(() => "answered", (error: Error) => error.message));
     await l.finishNext();
     await l.finishNext();

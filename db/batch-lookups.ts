@@ -5,8 +5,10 @@ type Waiting<Key, Value> = { key: Key; resolve: (value: Value | undefined) => vo
 
 /**
  * Batched reads, as group commit batches writes (group-commit.ts): one statement reads the keys of
- * every caller that arrived while the previous statement ran (at most `maxKeys` distinct keys per
- * statement). A caller alone is read at once, with no timer to wait for, so c=1 gains no latency.
+ * every caller that arrived in the same turn of the event loop, or while the previous statement ran
+ * (at most `maxKeys` distinct keys per statement). The first statement starts at the end of the
+ * turn (setImmediate), for the reason group-commit.ts gives: on PGlite nothing arrives while a
+ * statement runs. There is no timer: a caller alone waits for no more than the rest of its turn.
  * A failed statement fails the callers whose keys it held, and only them.
  */
 export function batchLookups<Key, Value>({ maxKeys, lookup }: { maxKeys: number; lookup: (keys: Key[]) => Promise<Map<Key, Value>> }): BatchLookups<Key, Value> {
@@ -42,7 +44,10 @@ export function batchLookups<Key, Value>({ maxKeys, lookup }: { maxKeys: number;
     get: (key) =>
       new Promise<Value | undefined>((resolve, reject) => {
         queue.push({ key, resolve, reject });
-        if (!reading) void drain();
+        if (reading) return;
+        // the statement starts once this turn's callers have come (see above)
+        reading = true;
+        setImmediate(() => void drain());
       }),
   };
 }
