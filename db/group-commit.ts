@@ -11,9 +11,10 @@ type Waiting<Row> = { row: Row; resolve: () => void; reject: (error: unknown) =>
  * once wrote every row of a busy server alone (1,820 statements for 1,820 signTimeStamps at c=8).
  * The requests whose sockets were read in one turn are gathered instead. There is no timer: a
  * caller alone waits for no more than the rest of its turn. Each `add` resolves only after the
- * statement with its row committed. When a statement of several rows fails, its rows are written again one by one, so
- * each caller gets its own row's verdict: a failing row (a constraint) fails only its caller, and a
- * failing database fails them all. Nothing is dropped: every `add` resolves or rejects.
+ * statement with its row committed. When a statement of several rows fails, its rows are written
+ * again one by one, so each caller gets its own row's verdict: a failing row (a constraint) fails
+ * only its caller, and a failing database fails them all. Nothing is dropped: every `add` resolves
+ * or rejects.
  */
 export function groupCommit<Row>({ maxRows, write }: { maxRows: number; write: (rows: Row[]) => Promise<unknown> }): GroupCommit<Row> {
   if (!Number.isInteger(maxRows) || maxRows < 1) throw new RangeError("maxRows must be a positive integer");
