@@ -39,6 +39,9 @@ export const pkiCertificates = pgTable(
   (t) => [
     uniqueIndex("pki_certificates_issuer_serial_key").on(t.issuerName, t.serialNumberHex),
     index("pki_certificates_purpose_idx").on(t.purpose, t.environment, t.organizationId),
+    // the CRL reuse check of every long-term signature asks for an issuer's newest revocation: only
+    // the revoked rows are indexed, so it does not read every certificate the issuer ever issued
+    index("pki_certificates_revoked_idx").on(t.issuerName, t.revokedAt).where(sql`${t.revokedAt} is not null`),
     check("pki_certificates_one_key_place", sql`${t.privateKeyEncrypted} is null or ${t.privateKeyLabel} is null`),
   ],
 );

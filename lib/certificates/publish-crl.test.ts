@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { crlIssues, pkiCertificates } from "@/db/schema";
 import { storeCertificate } from "./store-certificate";
 import { loadConfig } from "@/lib/config/load-config";
@@ -93,4 +93,28 @@ describe("the revocation rule: a stored CRL older than a revocation is never han
     expect(after[0]).toEqual(before[0]);
     expect(await currentPlatformCrls({}, { db, settings })).toEqual(after);
   });
+});
+
+describe("the reuse check reads the revoked certificates, not every certificate the issuer issued", () => {
+  it("answers from the index of revoked rows with 20,000 signer certificates under the issuing CA", async () => {
+    await storeCrlsIssuedAgo(60_000);
+    const issuerName = readX509Certificate(pki.issuing.certificateDer).subject;
+    // as many signer certificates as 20,000 process signatures leave (the DER is a placeholder: the check never reads it)
+    await db.execute(sql`insert into pki_certificates (purpose, environment, subject, serial_number_hex, issuer_name, certificate_der, not_before, not_after)
+      select 'signer', ${settings.environment}, 'CN=Signer ' || g, 'bulk' || g, ${issuerName}, '\\x3000'::bytea, now(), now() + interval '5 years'
+      from generate_series(1, 20000) g`);
+    await db.execute(sql`analyze pki_certificates`);
+    // the counters of this transaction: which scans the reuse check started and how many rows it read
+    const reads = await db.transaction(async (tx) => {
+      const crls = await currentPlatformCrls({}, { db: tx, settings });
+      const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, string | number>[];
+      const [table] = rowsOf(await tx.execute(sql`select seq_scan, coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as tuples from pg_stat_xact_user_tables where relname = 'pki_certificates'`));
+      const [index] = rowsOf(await tx.execute(sql`select pg_stat_get_xact_numscans(to_regclass('pki_certificates_revoked_idx')) as idx_scan`));
+      return { crls, seqScans: Number(table.seq_scan), tuples: Number(table.tuples), revokedIndexScans: Number(index?.idx_scan ?? 0) };
+    });
+    expect(reads.crls).toHaveLength(2);
+    expect(reads.seqScans).toBe(0);
+    expect(reads.revokedIndexScans).toBeGreaterThan(0);
+    expect(reads.tuples).toBeLessThan(100);
+  }, 60_000);
 });

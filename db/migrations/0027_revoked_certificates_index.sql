@@ -1,0 +1,1 @@
+CREATE INDEX "pki_certificates_revoked_idx" ON "pki_certificates" USING btree ("issuer_name","revoked_at") WHERE "pki_certificates"."revoked_at" is not null;
