@@ -21,6 +21,8 @@ export const auditLog = pgTable(
   (t) => [
     uniqueIndex("audit_log_hash_key").on(t.hash),
     index("audit_log_organization_idx").on(t.organizationId, t.id),
+    // a process's entries, for its evidence export
+    index("audit_log_organization_target_idx").on(t.organizationId, t.target),
     // one successor per entry: concurrent appends cannot fork a chain (platform events: null organization)
     unique("audit_log_chain_key").on(t.organizationId, t.prevHash).nullsNotDistinct(),
   ],

@@ -69,6 +69,8 @@ export const identityReviews = pgTable(
   },
   (t) => [
     uniqueIndex("identity_reviews_one_pending_key").on(t.signerId).where(sql`${t.status} = 'pending'`),
+    // a signer's latest review, read on every page load of a signer under the facial check
+    index("identity_reviews_signer_created_idx").on(t.signerId, t.createdAt),
     index("identity_reviews_org_status_idx").on(t.organizationId, t.status, t.createdAt),
   ],
 );

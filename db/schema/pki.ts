@@ -42,6 +42,8 @@ export const pkiCertificates = pgTable(
     // the CRL reuse check of every long-term signature asks for an issuer's newest revocation: only
     // the revoked rows are indexed, so it does not read every certificate the issuer ever issued
     index("pki_certificates_revoked_idx").on(t.issuerName, t.revokedAt).where(sql`${t.revokedAt} is not null`),
+    // which token key a PKCS#11 label names (worker-pools.ts), asked at the first signing with each key
+    index("pki_certificates_private_key_label_idx").on(t.privateKeyLabel).where(sql`${t.privateKeyLabel} is not null`),
     check("pki_certificates_one_key_place", sql`${t.privateKeyEncrypted} is null or ${t.privateKeyLabel} is null`),
   ],
 );

@@ -127,6 +127,8 @@ export const processSigners = pgTable(
     uniqueIndex("process_signers_process_person_key").on(t.processId, t.nat, t.docId),
     // the staff home: signatures per day, and the few locked signers among many
     index("process_signers_org_signed_idx").on(t.organizationId, t.signedAt),
+    // the process list filtered by a signer's ID number
+    index("process_signers_org_doc_idx").on(t.organizationId, t.docId),
     index("process_signers_org_locked_idx").on(t.organizationId).where(sql`${t.lockedAt} is not null`),
     // /api/verify: our record of the signature a certificate made
     index("process_signers_certificate_sha256_idx").on(t.certificateSha256).where(sql`${t.certificateSha256} is not null`),

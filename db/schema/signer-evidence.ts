@@ -1,4 +1,4 @@
-import { bigserial, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { processDocuments, processes, processSigners } from "./processes";
 import { organizations } from "./organizations";
 
@@ -31,5 +31,9 @@ export const signerPageViews = pgTable(
     userAgent: text("user_agent").notNull(),
     shownAt: timestamp("shown_at", { withTimezone: true }).notNull(),
   },
-  (t) => [uniqueIndex("signer_page_views_signer_page_key").on(t.signerId, t.documentId, t.pageIndex)],
+  (t) => [
+    uniqueIndex("signer_page_views_signer_page_key").on(t.signerId, t.documentId, t.pageIndex),
+    // a process's reading record, for its evidence export
+    index("signer_page_views_process_idx").on(t.processId),
+  ],
 );

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lte, sql } from "drizzle-orm";
+import { and, eq, gte, lte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { processes, processSigners } from "@/db/schema";
 import { expireDueProcesses } from "./expire-due-processes";
@@ -29,7 +29,7 @@ export async function findProcessPage(
         query.creation_end ? lte(processes.createdAt, query.creation_end) : undefined,
         filters.label ? sql`${processes.labels} @> ${JSON.stringify([filters.label])}::jsonb` : undefined,
         filters.signerDocId
-          ? sql`exists (select 1 from ${processSigners} where ${processSigners.processId} = ${processes.id} and ${processSigners.docId} = ${filters.signerDocId})`
+          ? sql`exists (select 1 from ${processSigners} where ${processSigners.processId} = ${processes.id} and ${processSigners.organizationId} = ${organizationId} and ${processSigners.docId} = ${filters.signerDocId})`
           : undefined,
         query.last_item
           ? sql`(${processes.createdAt}, ${processes.id}) < (${new Date(query.last_item.date).toISOString()}::timestamptz, ${query.last_item.processId})`
@@ -40,7 +40,9 @@ export async function findProcessPage(
     .select()
     .from(processes)
     .where(where)
-    .orderBy(desc(processes.createdAt), desc(processes.id))
+    // NULLS LAST, as the indexes are built (both columns are NOT NULL, so the order is the same):
+    // plain DESC means NULLS FIRST, which no index serves, and every page sorted all the processes
+    .orderBy(sql`${processes.createdAt} desc nulls last`, sql`${processes.id} desc nulls last`)
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const records = await loadProcessRecords(page, db);

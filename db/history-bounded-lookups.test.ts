@@ -1,0 +1,100 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { openDatabase, type Db } from "@/db/client";
+import { findProcessPage } from "@/lib/processes/find-process-page";
+import { findLatestReview } from "@/lib/identity-assurance/find-identity-review";
+
+/**
+ * Lookups on request paths must cost what their answer costs, not what the database has gathered:
+ * a year of one busy organization is hundreds of thousands of rows that are never deleted. Each
+ * lookup runs in a transaction over 20,000 processes (signers, links, identity reviews) and the
+ * transaction's own counters say which scans it started and how many rows it read; a plan that
+ * reads every row (a sequential scan, or a sort of the whole organization) fails here.
+ */
+const PROCESSES = 20_000;
+
+let dir: string;
+let close: () => Promise<void>;
+let db: Db;
+let organizationId: string;
+
+const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, string | number | null>[];
+
+/** What `work` read of `table`, from the counters of the transaction it runs in. */
+async function readsOf<T>(table: string, work: (tx: Db) => Promise<T>): Promise<{ result: T; seqScans: number; rowsRead: number }> {
+  return db.transaction(async (tx) => {
+    const result = await work(tx as unknown as Db);
+    const [counters] = rowsOf(await tx.execute(sql`select coalesce(seq_scan, 0) as seq_scans, coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as rows_read from pg_stat_xact_user_tables where relname = ${table}`));
+    return { result, seqScans: Number(counters?.seq_scans ?? 0), rowsRead: Number(counters?.rows_read ?? 0) };
+  });
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-history-"));
+  fs.mkdirSync(path.join(dir, "data"));
+  ({ db, close } = await openDatabase({ dataDir: path.join(dir, "data") }));
+  [{ id: organizationId }] = rowsOf(await db.execute(sql`insert into organizations (domain, display_name) values ('history.example', 'History') returning id`)) as { id: string }[];
+  // one signer and one link per process, created a minute apart, in every status
+  await db.execute(sql`insert into processes (id, organization_id, status, expire_at, link_expire_at, created_by_name, created_at)
+    select 'h' || g || ':history', ${organizationId}, (array['pending', 'signed', 'rejected', 'expired'])[1 + g % 4], now() + interval '30 days', now() + interval '30 days', 'history', now() - g * interval '1 minute'
+    from generate_series(1, ${PROCESSES}::int) g`);
+  await db.execute(sql`insert into process_signers (process_id, organization_id, position, nat, doc_id, stamp_positions)
+    select 'h' || g || ':history', ${organizationId}, 1, 'PER', lpad(g::text, 8, '0'), '{}'::jsonb from generate_series(1, ${PROCESSES}::int) g`);
+  await db.execute(sql`insert into process_links (process_id, organization_id, signer_id, token_hash, expires_at)
+    select s.process_id, s.organization_id, s.id, encode(sha256(s.id::text::bytea), 'hex'), now() + interval '30 days' from process_signers s where s.organization_id = ${organizationId}`);
+  // one signer in four went to review, some twice
+  await db.execute(sql`insert into identity_reviews (organization_id, process_id, signer_id, link_id, status, attempt, check_id, card_blob_key, portrait_blob_key, selfie_blob_key, card, created_at)
+    select l.organization_id, l.process_id, l.signer_id, l.id, 'rejected', attempt, 'check', 'c', 'p', 's', '{}'::jsonb, now() - (30 - attempt) * interval '1 minute'
+    from process_links l cross join generate_series(1, 2) attempt where l.organization_id = ${organizationId} and split_part(substr(l.process_id, 2), ':', 1)::int % 4 = 0`);
+  await db.execute(sql`analyze`);
+}, 180_000);
+
+afterAll(async () => {
+  await close?.();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the process list reads one page, whatever the organization's history", () => {
+  const limit = 20;
+
+  it("first page, a page deep in the list, and a status filter: no sequential scan, about a page of rows read", async () => {
+    const first = await readsOf("processes", (tx) => findProcessPage({ organizationId, query: { limit } as never }, tx));
+    expect(first.result.records).toHaveLength(limit);
+    const deep = await readsOf("processes", (tx) => findProcessPage({ organizationId, query: { limit, last_item: { processId: "h15000:history", date: new Date(Date.now() - 15_000 * 60_000).toISOString() } } as never }, tx));
+    expect(deep.result.records).toHaveLength(limit);
+    const signed = await readsOf("processes", (tx) => findProcessPage({ organizationId, query: { limit, status: "signed" } as never }, tx));
+    expect(signed.result.records.every((record) => JSON.stringify(record).includes("signed"))).toBe(true);
+    for (const page of [first, deep, signed]) {
+      expect(page.seqScans).toBe(0);
+      expect(page.rowsRead).toBeLessThan(limit * 5);
+    }
+  });
+
+  it("newest first: the pages follow each other without a gap or a repeat", async () => {
+    const one = await findProcessPage({ organizationId, query: { limit: 3 } as never }, db);
+    const two = await findProcessPage({ organizationId, query: { limit: 3, last_item: { processId: one.next!.processId, date: one.next!.date } } as never }, db);
+    const ids = [...one.records, ...two.records].map((record) => JSON.stringify(record).match(/h\d+:history/)![0]);
+    expect(ids).toEqual(["h1:history", "h2:history", "h3:history", "h4:history", "h5:history", "h6:history"]);
+  });
+
+  it("filtered by a signer's ID number: the signer's index, not every signer of the organization", async () => {
+    const page = await readsOf("process_signers", (tx) => findProcessPage({ organizationId, query: { limit } as never, filters: { signerDocId: "00012345" } }, tx));
+    expect(page.result.records).toHaveLength(1);
+    expect(page.seqScans).toBe(0);
+    // the page's own records read a few dozen more; a scan of the organization's signers reads all 20,000
+    expect(page.rowsRead).toBeLessThan(200);
+  });
+});
+
+describe("a signer's latest identity review is read from the signer's own rows", () => {
+  it("finds the newest of a signer's reviews without scanning every review", async () => {
+    const [{ signer_id: signerId }] = rowsOf(await db.execute(sql`select signer_id from process_links where process_id = 'h400:history'`)) as { signer_id: string }[];
+    const latest = await readsOf("identity_reviews", (tx) => findLatestReview(signerId, tx));
+    expect(latest.result).toMatchObject({ signerId, attempt: 2 });
+    expect(latest.seqScans).toBe(0);
+    expect(latest.rowsRead).toBeLessThan(10);
+  });
+});
