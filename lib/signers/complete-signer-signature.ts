@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { processDocuments, processSigners } from "@/db/schema";
 import { AppError } from "@/lib/errors";
@@ -16,6 +16,14 @@ import { SignerFlowError } from "./signer-flow-error";
 import type { PadesLevel } from "@/lib/verification/verification-report";
 import type { SignerIdentity } from "@/lib/identity-assurance/identity-level";
 import { signatureIdentityOf } from "@/lib/identity-assurance/signature-identity";
+
+const notTheSignersDocuments = () => new AppError("VALIDATION", "signedDocuments debe traer exactamente los documentos del firmante", "signedDocuments");
+
+/** A file the signer signs whose revision moved on is a conflict; any other file is not theirs to give. */
+async function whyNotUpdated(documentId: string, processId: string, expected: number[], tx: Db): Promise<Error> {
+  const [document] = await tx.select({ index: processDocuments.index }).from(processDocuments).where(and(eq(processDocuments.id, documentId), eq(processDocuments.processId, processId)));
+  return document && expected.includes(document.index) ? new SignerFlowError("document_changed") : notTheSignersDocuments();
+}
 
 /** sign_data.identity on the wire: {level, method, reviewedBy?, at} (plus the eID provider, and who supplied a registry reference). */
 function pickIdentity(identity: SignerIdentity): SignerIdentity {
@@ -58,20 +66,19 @@ export async function completeSignerSignature(
     const identity = signatureIdentityOf(signer);
     if (!identity || (input.identity && input.identity.level !== identity.level)) throw new SignerFlowError(signer.signChallenges.includes("eid") ? "eid_required" : signer.signChallenges.includes("facial") ? "identity_under_review" : "facial_required");
     const expected = filesOf(signer.stampPositions);
-    const documents = await tx.select().from(processDocuments).where(eq(processDocuments.processId, process.id));
     const given = new Map(input.signedDocuments.map((d) => [d.documentId, d]));
-    const mine = documents.filter((d) => expected.includes(d.index));
-    if (given.size !== input.signedDocuments.length || given.size !== mine.length || !mine.every((d) => given.has(d.id))) {
-      throw new AppError("VALIDATION", "signedDocuments debe traer exactamente los documentos del firmante", "signedDocuments");
-    }
-    for (const document of mine) {
-      const signed = given.get(document.id)!;
-      const updated = await tx
+    if (given.size !== input.signedDocuments.length || given.size !== expected.length) throw notTheSignersDocuments();
+    // each update moves one of this signer's files (index unique per process) from the revision it was
+    // signed from: as many distinct files as the signer has, so exactly theirs, without reading them first
+    const mine: { id: string }[] = [];
+    for (const signed of input.signedDocuments) {
+      const [updated] = await tx
         .update(processDocuments)
         .set({ currentBlobKey: signed.blobKey, sha256: signed.sha256, stampPageAppended: true, signaturesLevel: signed.signaturesLevel, updatedAt: new Date() })
-        .where(and(eq(processDocuments.id, document.id), eq(processDocuments.currentBlobKey, signed.baseBlobKey)))
+        .where(and(eq(processDocuments.id, signed.documentId), eq(processDocuments.processId, process.id), inArray(processDocuments.index, expected), eq(processDocuments.currentBlobKey, signed.baseBlobKey)))
         .returning({ id: processDocuments.id });
-      if (updated.length === 0) throw new SignerFlowError("document_changed");
+      if (!updated) throw await whyNotUpdated(signed.documentId, process.id, expected, tx);
+      mine.push(updated);
     }
     const now = new Date();
     const signChallenges = signer.signChallenges.includes("signAction") ? signer.signChallenges : [...signer.signChallenges, "signAction"];

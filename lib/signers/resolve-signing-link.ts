@@ -17,36 +17,64 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
  */
 export async function resolveSigningLink({ token, lock = false }: { token: string; lock?: boolean }, db: Db) {
   if (!TOKEN.test(token)) throw new SignerFlowError("unknown_link");
-  const find = () => {
-    const query = db
-      .select({ link: processLinks, process: processes, organization: organizations })
-      .from(processLinks)
-      .innerJoin(processes, eq(processLinks.processId, processes.id))
-      .innerJoin(organizations, eq(processes.organizationId, organizations.id))
-      .where(eq(processLinks.tokenHash, hashLinkToken(token)))
-      .limit(1);
-    // locked in the same statement: only the process row, and the row as it is once the lock is held
-    return lock ? query.for("no key update", { of: processes }) : query;
-  };
-  let [row] = await find();
-  if (!row) throw new SignerFlowError("unknown_link");
-  if (row.process.status === "pending" && row.process.expireAt.getTime() <= Date.now()) {
-    await expireDueProcesses({ organizationId: row.process.organizationId, processId: row.process.id }, db);
-    [row] = await find();
+  const tokenHash = hashLinkToken(token);
+  const find = () => (lock ? findLocked(tokenHash, db) : findWithSigners(tokenHash, db));
+  let found = await find();
+  if (!found) throw new SignerFlowError("unknown_link");
+  if (found.process.status === "pending" && found.process.expireAt.getTime() <= Date.now()) {
+    await expireDueProcesses({ organizationId: found.process.organizationId, processId: found.process.id }, db);
+    found = await find();
+    if (!found) throw new SignerFlowError("unknown_link");
   }
-  const { link, process } = row;
+  const { link, process } = found;
   if (process.status === "expired") throw new SignerFlowError("process_expired");
   if (process.status === "rejected") throw new SignerFlowError("process_rejected");
   if (process.status === "signed") throw new SignerFlowError("process_completed");
   if (process.status === "approval_pending") throw new SignerFlowError("approval_pending");
   if (link.revokedAt) throw new SignerFlowError("link_replaced");
   if (link.expiresAt.getTime() <= Date.now()) throw new SignerFlowError("link_expired");
-  const signers = await db
+  const signers = found.signers ?? (await signersOf(process, db));
+  return { link, process, organization: found.organization, signers, identityRequired: process.readChallenges.includes("signerId") };
+}
+
+/**
+ * The process row locked for the caller's transaction, by the statement that reads it; its signers
+ * are read by a second statement, so they are the rows as they are once the lock is held (a row
+ * joined into the locking statement would be the one its snapshot saw before the wait).
+ */
+async function findLocked(tokenHash: string, db: Db) {
+  const [row] = await db
+    .select({ link: processLinks, process: processes, organization: organizations })
+    .from(processLinks)
+    .innerJoin(processes, eq(processLinks.processId, processes.id))
+    .innerJoin(organizations, eq(processes.organizationId, organizations.id))
+    .where(eq(processLinks.tokenHash, tokenHash))
+    .limit(1)
+    .for("no key update", { of: processes });
+  return row ? { ...row, signers: undefined } : undefined;
+}
+
+/** Without a lock, the signers come in the same statement (one row per signer, ordered), from one snapshot. */
+async function findWithSigners(tokenHash: string, db: Db) {
+  const rows = await db
+    .select({ link: processLinks, process: processes, organization: organizations, signer: processSigners })
+    .from(processLinks)
+    .innerJoin(processes, eq(processLinks.processId, processes.id))
+    .innerJoin(organizations, eq(processes.organizationId, organizations.id))
+    .leftJoin(processSigners, and(eq(processSigners.processId, processes.id), eq(processSigners.organizationId, processes.organizationId)))
+    .where(eq(processLinks.tokenHash, tokenHash))
+    .orderBy(asc(processSigners.position));
+  if (rows.length === 0) return undefined;
+  const { link, process, organization } = rows[0];
+  return { link, process, organization, signers: rows.flatMap((row) => (row.signer ? [row.signer] : [])) };
+}
+
+function signersOf(process: { id: string; organizationId: string }, db: Db): Promise<SignerRow[]> {
+  return db
     .select()
     .from(processSigners)
     .where(and(eq(processSigners.processId, process.id), eq(processSigners.organizationId, process.organizationId)))
     .orderBy(asc(processSigners.position));
-  return { ...row, signers, identityRequired: process.readChallenges.includes("signerId") };
 }
 
 /** The next signer when the process has a sign order (lowest position still pending). */

@@ -4,7 +4,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { auditLog, facialTickets, organizations, outbox, processes, processEvents, processSigners } from "@/db/schema";
+import { auditLog, facialTickets, organizations, outbox, processes, processDocuments, processEvents, processSigners } from "@/db/schema";
 import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
 import { createOrganization } from "@/lib/organizations/create-organization";
 import { createProcess } from "@/lib/processes/create-process";
@@ -164,6 +164,27 @@ describe("signer use cases", () => {
       code: "CONFLICT",
       reason: "document_changed",
     });
+  });
+
+  it("only the signer's own files are recorded: another process's file, a missing or a repeated one is refused and nothing moves", async () => {
+    const mineProcess = await newProcess("per-signer", { signers: [{ doc_id: "31313131" }], readChallenges: [] });
+    const other = await newProcess("per-signer", { signers: [{ doc_id: "32323232" }], readChallenges: [] });
+    const view = await openSigningLink({ token: mineProcess.tokens[0] }, db);
+    await confirmSignerNames({ token: mineProcess.tokens[0], signerId: view.signer!.id, names: { given_name: "Eva", family_name: "Soto" } }, db);
+    const plan = await prepareSignerSignature({ token: mineProcess.tokens[0], signerId: view.signer!.id }, db);
+    const [otherDocument] = await db.select().from(processDocuments).where(eq(processDocuments.processId, other.id));
+    const own = plan.documents.map((d) => ({ documentId: d.documentId, blobKey: d.outputBlobKey, sha256: "z".repeat(64), baseBlobKey: d.blobKey, signaturesLevel: null }));
+    const theirs = { documentId: otherDocument.id, blobKey: "stolen.pdf", sha256: "z".repeat(64), baseBlobKey: otherDocument.currentBlobKey, signaturesLevel: null };
+    for (const signedDocuments of [[theirs], [], [...own, ...own], [...own, theirs]]) {
+      await expect(completeSignerSignature({ token: mineProcess.tokens[0], signerId: view.signer!.id, signedDocuments }, db)).rejects.toMatchObject({ code: "VALIDATION", field: "signedDocuments" });
+    }
+    const [untouched] = await db.select().from(processDocuments).where(eq(processDocuments.id, otherDocument.id));
+    expect(untouched.currentBlobKey).toBe(otherDocument.currentBlobKey);
+    const [stillMine] = await db.select().from(processDocuments).where(eq(processDocuments.processId, mineProcess.id));
+    expect(stillMine.currentBlobKey).toBe(plan.documents[0].blobKey);
+    expect((await openSigningLink({ token: mineProcess.tokens[0] }, db)).signer).toMatchObject({ id: view.signer!.id });
+    // and the signer's own file alone is recorded
+    await expect(completeSignerSignature({ token: mineProcess.tokens[0], signerId: view.signer!.id, signedDocuments: own }, db)).resolves.toMatchObject({ completed: true });
   });
 
   it("unknown, replaced and declined links give reasons the page can show", async () => {
