@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { openDatabase, type Db } from "@/db/client";
 import { findProcessPage } from "@/lib/processes/find-process-page";
 import { findLatestReview } from "@/lib/identity-assurance/find-identity-review";
+import { collectProcessEvidence } from "@/lib/evidence/collect-process-evidence";
 
 /**
  * Lookups on request paths must cost what their answer costs, not what the database has gathered:
@@ -49,6 +50,14 @@ beforeAll(async () => {
   await db.execute(sql`insert into identity_reviews (organization_id, process_id, signer_id, link_id, status, attempt, check_id, card_blob_key, portrait_blob_key, selfie_blob_key, card, created_at)
     select l.organization_id, l.process_id, l.signer_id, l.id, 'rejected', attempt, 'check', 'c', 'p', 's', '{}'::jsonb, now() - (30 - attempt) * interval '1 minute'
     from process_links l cross join generate_series(1, 2) attempt where l.organization_id = ${organizationId} and split_part(substr(l.process_id, 2), ':', 1)::int % 4 = 0`);
+  // each process's file, the two page views of its signer and two audit entries naming it
+  await db.execute(sql`insert into process_documents (process_id, organization_id, index, name, pages, original_blob_key, original_sha256, current_blob_key, sha256)
+    select id, organization_id, 0, 'a.pdf', 1, 'o', repeat('0', 64), 'c', repeat('0', 64) from processes where organization_id = ${organizationId}`);
+  await db.execute(sql`insert into signer_page_views (signer_id, document_id, process_id, organization_id, page_index, document_sha256, address, user_agent, shown_at)
+    select s.id, d.id, d.process_id, d.organization_id, page, repeat('0', 64), '127.0.0.1', 'test', now() from process_documents d join process_signers s on s.process_id = d.process_id cross join generate_series(0, 1) page
+    where d.organization_id = ${organizationId}`);
+  await db.execute(sql`insert into audit_log (organization_id, occurred_at, actor, action, target, prev_hash, hash)
+    select ${organizationId}, now(), 'history', action, p.id, md5('prev' || p.id || action), md5(p.id || action) from processes p cross join unnest(array['process.created', 'signer.signed']) action where p.organization_id = ${organizationId}`);
   await db.execute(sql`analyze`);
 }, 180_000);
 
@@ -96,5 +105,17 @@ describe("a signer's latest identity review is read from the signer's own rows",
     expect(latest.result).toMatchObject({ signerId, attempt: 2 });
     expect(latest.seqScans).toBe(0);
     expect(latest.rowsRead).toBeLessThan(10);
+  });
+});
+
+describe("a process's evidence reads that process's rows", () => {
+  it("its audit entries and page views come from their indexes, not from the organization's whole history", async () => {
+    const audit = await readsOf("audit_log", (tx) => collectProcessEvidence({ organizationId, processId: "h777:history" }, tx));
+    const views = await readsOf("signer_page_views", (tx) => collectProcessEvidence({ organizationId, processId: "h777:history" }, tx));
+    expect(JSON.stringify(audit.result)).toContain("signer.signed");
+    for (const reads of [audit, views]) {
+      expect(reads.seqScans).toBe(0);
+      expect(reads.rowsRead).toBeLessThan(20);
+    }
   });
 });
