@@ -7,12 +7,13 @@ import { openDatabase, type Db } from "@/db/client";
 import { findProcessPage } from "@/lib/processes/find-process-page";
 import { findLatestReview } from "@/lib/identity-assurance/find-identity-review";
 import { collectProcessEvidence } from "@/lib/evidence/collect-process-evidence";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 
 /**
  * Lookups on request paths must cost what their answer costs, not what the database has gathered:
  * a year of one busy organization is hundreds of thousands of rows that are never deleted. Each
  * lookup runs in a transaction over 20,000 processes (signers, links, identity reviews) and the
- * transaction's own counters say which scans it started and how many rows it read; a plan that
+ * backend's own counters say which scans it started and how many rows it read; a plan that
  * reads every row (a sequential scan, or a sort of the whole organization) fails here.
  */
 const PROCESSES = 20_000;
@@ -21,15 +22,24 @@ let dir: string;
 let close: () => Promise<void>;
 let db: Db;
 let organizationId: string;
+let quietOrganizationId: string;
 
 const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, string | number | null>[];
 
-/** What `work` read of `table`, from the counters of the transaction it runs in. */
+/**
+ * What `work` read of `table`: the backend's counts not yet flushed to the shared statistics
+ * (pg_stat_xact_*), which may still hold a just-ended transaction's, taken before and after it.
+ */
 async function readsOf<T>(table: string, work: (tx: Db) => Promise<T>): Promise<{ result: T; seqScans: number; rowsRead: number }> {
   return db.transaction(async (tx) => {
+    const counters = async () => {
+      const [row] = rowsOf(await tx.execute(sql`select coalesce(seq_scan, 0) as seq_scans, coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as rows_read from pg_stat_xact_user_tables where relname = ${table}`));
+      return { seqScans: Number(row?.seq_scans ?? 0), rowsRead: Number(row?.rows_read ?? 0) };
+    };
+    const before = await counters();
     const result = await work(tx as unknown as Db);
-    const [counters] = rowsOf(await tx.execute(sql`select coalesce(seq_scan, 0) as seq_scans, coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as rows_read from pg_stat_xact_user_tables where relname = ${table}`));
-    return { result, seqScans: Number(counters?.seq_scans ?? 0), rowsRead: Number(counters?.rows_read ?? 0) };
+    const after = await counters();
+    return { result, seqScans: after.seqScans - before.seqScans, rowsRead: after.rowsRead - before.rowsRead };
   });
 }
 
@@ -38,6 +48,10 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(dir, "data"));
   ({ db, close } = await openDatabase({ dataDir: path.join(dir, "data") }));
   [{ id: organizationId }] = rowsOf(await db.execute(sql`insert into organizations (domain, display_name) values ('history.example', 'History') returning id`)) as { id: string }[];
+  // a second organization, as busy as the first one for a while, then quiet while the first one went on
+  [{ id: quietOrganizationId }] = rowsOf(await db.execute(sql`insert into organizations (domain, display_name) values ('quiet.example', 'Quiet') returning id`)) as { id: string }[];
+  await db.execute(sql`insert into audit_log (organization_id, occurred_at, actor, action, target, prev_hash, hash)
+    select case when g % 3 = 0 then ${quietOrganizationId}::uuid else ${organizationId}::uuid end, now(), 'earlier', 'process.created', 'e' || g, md5('prev-e' || g), md5('e' || g) from generate_series(1, 30000) g`);
   // one signer and one link per process, created a minute apart, in every status
   await db.execute(sql`insert into processes (id, organization_id, status, expire_at, link_expire_at, created_by_name, created_at)
     select 'h' || g || ':history', ${organizationId}, (array['pending', 'signed', 'rejected', 'expired'])[1 + g % 4], now() + interval '30 days', now() + interval '30 days', 'history', now() - g * interval '1 minute'
@@ -116,6 +130,17 @@ describe("a process's evidence reads that process's rows", () => {
     for (const reads of [audit, views]) {
       expect(reads.seqScans).toBe(0);
       expect(reads.rowsRead).toBeLessThan(20);
+    }
+  });
+});
+
+describe("an audit entry finds the head of its own organization's chain", () => {
+  it("appending to a quiet organization's chain does not read the entries other organizations wrote since", async () => {
+    const quiet = await readsOf("audit_log", (tx) => recordAuditEvent({ organizationId: quietOrganizationId, actor: "quiet", action: "process.created", target: "q2" }, tx));
+    const busy = await readsOf("audit_log", (tx) => recordAuditEvent({ organizationId, actor: "history", action: "process.created", target: "h0" }, tx));
+    for (const reads of [quiet, busy]) {
+      expect(reads.seqScans).toBe(0);
+      expect(reads.rowsRead).toBeLessThan(10);
     }
   });
 });

@@ -84,11 +84,16 @@ export function appendAuditEntry(event: AuditEvent, onFork: "skip" | "fail"): SQ
   const detail = JSON.parse(JSON.stringify(event.detail ?? {})) as Record<string, unknown>;
   const organizationId = event.organizationId;
   const entry = { organizationId, occurredAt: new Date(), actor: event.actor, action: event.action, target: event.target ?? "", detail };
-  const chain = organizationId === null ? sql`organization_id is null` : sql`organization_id = ${organizationId}::uuid`;
+  // The head is read down the chain's own index (organization_id, id). Ordered by id alone, the
+  // planner may walk the primary key back through every entry other organizations wrote since this
+  // chain's last one (40,000 rows for a quiet organization in db/history-bounded-lookups.test.ts).
+  // An equality would make organization_id a constant and drop it from the order; a range keeps it,
+  // and only that index gives (organization_id, id) order. The same rows either way.
+  const chain = organizationId === null ? sql`organization_id is null` : sql`organization_id >= ${organizationId}::uuid and organization_id <= ${organizationId}::uuid`;
   return sql`insert into audit_log (organization_id, occurred_at, actor, action, target, detail, prev_hash, hash)
     select ${organizationId}::uuid, ${entry.occurredAt.toISOString()}::timestamptz, ${entry.actor}, ${entry.action}, ${entry.target}, ${JSON.stringify(detail)}::jsonb,
       last.hash, encode(sha256(convert_to(last.hash || ${auditEntryContent(entry)}, 'UTF8')), 'hex')
-    from (select coalesce((select hash from audit_log where ${chain} order by id desc limit 1), ${GENESIS_HASH}) as hash) as last
+    from (select coalesce((select hash from audit_log where ${chain} order by organization_id desc, id desc limit 1), ${GENESIS_HASH}) as hash) as last
     ${onFork === "skip" ? sql`on conflict do nothing` : sql``}
     returning id, hash`;
 }

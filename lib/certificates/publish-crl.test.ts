@@ -104,13 +104,18 @@ describe("the reuse check reads the revoked certificates, not every certificate 
       select 'signer', ${settings.environment}, 'CN=Signer ' || g, 'bulk' || g, ${issuerName}, '\\x3000'::bytea, now(), now() + interval '5 years'
       from generate_series(1, 20000) g`);
     await db.execute(sql`analyze pki_certificates`);
-    // the counters of this transaction: which scans the reuse check started and how many rows it read
+    // the backend's counts not yet flushed (pg_stat_xact_*), before and after: which scans the reuse check started and how many rows it read
     const reads = await db.transaction(async (tx) => {
-      const crls = await currentPlatformCrls({}, { db: tx, settings });
       const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, string | number>[];
-      const [table] = rowsOf(await tx.execute(sql`select seq_scan, coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as tuples from pg_stat_xact_user_tables where relname = 'pki_certificates'`));
-      const [index] = rowsOf(await tx.execute(sql`select pg_stat_get_xact_numscans(to_regclass('pki_certificates_revoked_idx')) as idx_scan`));
-      return { crls, seqScans: Number(table.seq_scan), tuples: Number(table.tuples), revokedIndexScans: Number(index?.idx_scan ?? 0) };
+      const counters = async () => {
+        const [table] = rowsOf(await tx.execute(sql`select seq_scan, coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as tuples from pg_stat_xact_user_tables where relname = 'pki_certificates'`));
+        const [index] = rowsOf(await tx.execute(sql`select pg_stat_get_xact_numscans(to_regclass('pki_certificates_revoked_idx')) as idx_scan`));
+        return { seqScans: Number(table.seq_scan), tuples: Number(table.tuples), revokedIndexScans: Number(index?.idx_scan ?? 0) };
+      };
+      const before = await counters();
+      const crls = await currentPlatformCrls({}, { db: tx, settings });
+      const after = await counters();
+      return { crls, seqScans: after.seqScans - before.seqScans, tuples: after.tuples - before.tuples, revokedIndexScans: after.revokedIndexScans - before.revokedIndexScans };
     });
     expect(reads.crls).toHaveLength(2);
     expect(reads.seqScans).toBe(0);
