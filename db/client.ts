@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { Sql } from "postgres";
 import * as schema from "./schema";
 import { lockDataDir } from "./lock-data-dir";
+import { prepareStatementsOnce } from "./pglite-prepared-statements";
 import { pgliteByteaCodec } from "./pglite-bytea";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -30,7 +31,7 @@ const PGLITE_SHARED_BUFFERS = "32MB";
 
 async function openPglite(dataDir: string, timeQueries?: QueryTimer): Promise<OpenDatabase> {
   const release = lockDataDir(dataDir);
-  const { PGlite } = await import("@electric-sql/pglite");
+  const { PGlite, parse, protocol } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const dir = path.join(dataDir, "pglite");
@@ -46,6 +47,7 @@ async function openPglite(dataDir: string, timeQueries?: QueryTimer): Promise<Op
   // 32 MB holds this app's hot rows and indexes and leaves ~90 MB less RSS (bench:startup)
   const client = new PGlite(dir, { ...pgliteByteaCodec, startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`] });
   await client.waitReady;
+  prepareStatementsOnce(client, { parse, protocol });
   // drizzle runs a statement through query() and a transaction through transaction(), whose own
   // statements are inside the timed transaction
   if (timeQueries) for (const method of ["query", "exec", "transaction"] as const) timeMethod(client, method, timeQueries);

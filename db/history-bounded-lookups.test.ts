@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { openDatabase, type Db } from "@/db/client";
+import { settlePlans } from "@/db/testing/settle-plans";
 import { findProcessPage } from "@/lib/processes/find-process-page";
 import { findLatestReview } from "@/lib/identity-assurance/find-identity-review";
 import { collectProcessEvidence } from "@/lib/evidence/collect-process-evidence";
@@ -28,9 +29,11 @@ const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as
 
 /**
  * What `work` read of `table`: the backend's counts not yet flushed to the shared statistics
- * (pg_stat_xact_*), which may still hold a just-ended transaction's, taken before and after it.
+ * (pg_stat_xact_*), which may still hold a just-ended transaction's, taken before and after it;
+ * measured once the statements' plans have settled (the plan later requests get).
  */
 async function readsOf<T>(table: string, work: (tx: Db) => Promise<T>): Promise<{ result: T; seqScans: number; rowsRead: number }> {
+  await settlePlans(db, work);
   return db.transaction(async (tx) => {
     const counters = async () => {
       const [row] = rowsOf(await tx.execute(sql`select coalesce(seq_scan, 0) as seq_scans, coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as rows_read from pg_stat_xact_user_tables where relname = ${table}`));
