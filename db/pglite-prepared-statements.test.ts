@@ -8,10 +8,12 @@ let ours: PGlite;
 let stock: PGlite;
 let cache: PreparedStatementCache;
 const CAPACITY = 4;
+const MAX_AGE_MS = 60_000;
+let clock = 0;
 
 beforeAll(async () => {
   [ours, stock] = [new PGlite(pgliteByteaCodec), new PGlite(pgliteByteaCodec)];
-  cache = prepareStatementsOnce(ours, { parse, protocol }, { capacity: CAPACITY });
+  cache = prepareStatementsOnce(ours, { parse, protocol }, { capacity: CAPACITY, maxAgeMs: MAX_AGE_MS, now: () => clock });
   for (const db of [ours, stock]) {
     await db.exec("create table t (id int primary key, name text, at timestamptz, data bytea, doc jsonb)");
     await db.query("insert into t values ($1, $2, $3, $4, $5), ($6, $7, $8, $9, $10)", [1, "uno", new Date("2026-01-02T03:04:05Z"), new Uint8Array([0, 1, 255]), { a: [1, "x"] }, 2, null, null, null, null]);
@@ -89,6 +91,23 @@ describe("PGlite statements prepared once", () => {
     await ours.exec("alter table t add column extra int default 7");
     const after = await ours.query<{ extra: number }>("select * from t where id = $1", [1]);
     expect(after.rows[0].extra).toBe(7);
+  });
+
+  it("prepares a statement again once it is a minute old, so its next plans are made for the tables as they are then", async () => {
+    const text = "select name from t where id = $1 and $2::int = 2";
+    const lookup = () => ours.query(text, [1, 2]);
+    const before = cache.prepared();
+    for (let i = 0; i < 8; i++) await lookup();
+    clock += MAX_AGE_MS;
+    await lookup();
+    expect(cache.prepared() - before).toBe(1);
+    clock += 1;
+    await lookup();
+    expect(cache.prepared() - before).toBe(2);
+    // the old one is closed with the next statement prepared: one left, making its custom plans again
+    await ours.query("select 'next' as s where $1::int = 1", [1]);
+    const left = await ours.query<{ custom_plans: number }>("select custom_plans::int from pg_prepared_statements where statement = $1", [text]);
+    expect(left.rows).toEqual([{ custom_plans: 1 }]);
   });
 
   it("leaves other statements and options to PGlite's own query()", async () => {

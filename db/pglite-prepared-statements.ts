@@ -9,6 +9,14 @@ import type { PGlite, QueryOptions, Transaction, parse as pgliteParse, protocol 
  * sync): the same join costs 0.4 ms. The plan cache then behaves as it does on PostgreSQL: five
  * custom plans, then the generic plan when PostgreSQL finds it no dearer.
  *
+ * A plan PostgreSQL caches is not made again when a table grows. On PostgreSQL, autovacuum's
+ * ANALYZE invalidates it; PGlite runs no autovacuum, so a generic plan would serve a table at any
+ * size it grows to. PostgreSQL guards against the worst of it (a table never vacuumed counts as at
+ * least 10 pages; tried here, its generic plans of key and range lookups made at 300 rows kept
+ * their index at 100,000), but nothing guarantees it. So a statement is prepared again once it is
+ * `maxAgeMs` old (a minute, a few hundred statements prepared a minute at most): its next plans
+ * are made for the tables as they are then, as unnamed statements were.
+ *
  * Only data statements are kept (select, insert, update, delete, with); anything else, and any
  * call with options this path does not handle (blobs, parameter types), goes to PGlite's own
  * `query()`. The cache holds at most `capacity` statements; the least recently used one is
@@ -18,7 +26,8 @@ import type { PGlite, QueryOptions, Transaction, parse as pgliteParse, protocol 
  */
 export type PreparedStatementCache = { size: () => number; prepared: () => number };
 
-type Statement = { name: string; paramTypes: number[]; rowDescription: unknown };
+type Statement = { name: string; paramTypes: number[]; rowDescription: unknown; preparedAt: number };
+type CacheOptions = { capacity?: number; maxAgeMs?: number; now?: () => number };
 type QueryArgs = [sql: string, params?: unknown[], options?: QueryOptions];
 
 const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
@@ -28,7 +37,7 @@ const STALE_STATEMENT = new Set(["26000", "0A000"]);
 /** PGlite's own protocol helpers, passed in: this module is loaded without PGlite when PostgreSQL is used. */
 type PgliteProtocol = { parse: typeof pgliteParse; protocol: typeof pgliteProtocol };
 
-export function prepareStatementsOnce(client: PGlite, { parse, protocol }: PgliteProtocol, { capacity = 256 }: { capacity?: number } = {}): PreparedStatementCache {
+export function prepareStatementsOnce(client: PGlite, { parse, protocol }: PgliteProtocol, { capacity = 256, maxAgeMs = 60_000, now = Date.now }: CacheOptions = {}): PreparedStatementCache {
   const statements = new Map<string, Statement>();
   let closing: string[] = [];
   let counter = 0;
@@ -38,6 +47,10 @@ export function prepareStatementsOnce(client: PGlite, { parse, protocol }: Pglit
   const run = (sql: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean) =>
     client._runExclusiveQuery(async () => {
       let statement = statements.get(sql);
+      if (statement && now() - statement.preparedAt > maxAgeMs) {
+        forget(sql);
+        statement = undefined;
+      }
       if (statement) {
         // most recently used last: a Map keeps insertion order
         statements.delete(sql);
@@ -84,6 +97,7 @@ export function prepareStatementsOnce(client: PGlite, { parse, protocol }: Pglit
       name,
       paramTypes: parse.parseDescribeStatementResults(messages as Parameters<typeof parse.parseDescribeStatementResults>[0]),
       rowDescription: messages.find((message) => message.name === "rowDescription"),
+      preparedAt: now(),
     };
     statements.set(sql, statement);
     preparedCount++;
