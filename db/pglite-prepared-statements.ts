@@ -1,5 +1,18 @@
 import type { PGlite, QueryOptions, Transaction, parse as pgliteParse, protocol as pgliteProtocol } from "@electric-sql/pglite";
 
+export type PreparedStatementCache = { size: () => number; prepared: () => number };
+
+type Statement = { name: string; paramTypes: number[]; rowDescription: unknown; preparedAt: number };
+type CacheOptions = { capacity?: number; maxAgeMs?: number; now?: () => number };
+type QueryArgs = [sql: string, params?: unknown[], options?: QueryOptions];
+
+const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
+// 26000: the prepared statement does not exist; 0A000: "cached plan must not change result type"
+const STALE_STATEMENT = new Set(["26000", "0A000"]);
+
+/** PGlite's own protocol helpers, passed in: this module is loaded without PGlite when PostgreSQL is used. */
+type PgliteProtocol = { parse: typeof pgliteParse; protocol: typeof pgliteProtocol };
+
 /**
  * PGlite's `query()` runs every statement as six exchanges with the WASM backend (parse, describe
  * the statement, bind, describe the portal, execute, sync), and parses and plans it anew each
@@ -24,19 +37,6 @@ import type { PGlite, QueryOptions, Transaction, parse as pgliteParse, protocol 
  * knows, or whose cached plan cannot serve its result type after a schema change, is forgotten
  * and, outside a transaction, run once more.
  */
-export type PreparedStatementCache = { size: () => number; prepared: () => number };
-
-type Statement = { name: string; paramTypes: number[]; rowDescription: unknown; preparedAt: number };
-type CacheOptions = { capacity?: number; maxAgeMs?: number; now?: () => number };
-type QueryArgs = [sql: string, params?: unknown[], options?: QueryOptions];
-
-const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
-// 26000: the prepared statement does not exist; 0A000: "cached plan must not change result type"
-const STALE_STATEMENT = new Set(["26000", "0A000"]);
-
-/** PGlite's own protocol helpers, passed in: this module is loaded without PGlite when PostgreSQL is used. */
-type PgliteProtocol = { parse: typeof pgliteParse; protocol: typeof pgliteProtocol };
-
 export function prepareStatementsOnce(client: PGlite, { parse, protocol }: PgliteProtocol, { capacity = 256, maxAgeMs = 60_000, now = Date.now }: CacheOptions = {}): PreparedStatementCache {
   const statements = new Map<string, Statement>();
   let closing: string[] = [];
@@ -66,7 +66,7 @@ export function prepareStatementsOnce(client: PGlite, { parse, protocol }: Pglit
       });
       let messages;
       try {
-        messages = await client.execProtocolStream(concat([protocol.serialize.bind({ statement: statement.name, values: values as string[] }), protocol.serialize.execute({}), protocol.serialize.sync()]), { syncToFs: false });
+        messages = await client.execProtocolStream(Buffer.concat([protocol.serialize.bind({ statement: statement.name, values: values as string[] }), protocol.serialize.execute({}), protocol.serialize.sync()]), { syncToFs: false });
       } catch (error) {
         if (STALE_STATEMENT.has((error as { code?: string }).code ?? "")) forget(sql);
         throw error;
@@ -85,7 +85,7 @@ export function prepareStatementsOnce(client: PGlite, { parse, protocol }: Pglit
     let messages;
     try {
       messages = await client.execProtocolStream(
-        concat([...toClose.map((old) => protocol.serialize.close({ type: "S", name: old })), protocol.serialize.parse({ name, text: sql }), protocol.serialize.describe({ type: "S", name }), protocol.serialize.sync()]),
+        Buffer.concat([...toClose.map((old) => protocol.serialize.close({ type: "S", name: old })), protocol.serialize.parse({ name, text: sql }), protocol.serialize.describe({ type: "S", name }), protocol.serialize.sync()]),
         { syncToFs: false },
       );
     } catch (error) {
@@ -111,7 +111,7 @@ export function prepareStatementsOnce(client: PGlite, { parse, protocol }: Pglit
     closing.push(statement.name);
   }
 
-  const cacheable = (sql: string, options?: QueryOptions) => typeof sql === "string" && DATA_STATEMENT.test(sql) && !options?.blob && !options?.paramTypes;
+  const cacheable = (sql: string, options?: QueryOptions) => DATA_STATEMENT.test(sql) && !options?.blob && !options?.paramTypes;
 
   const originalQuery = client.query.bind(client);
   const query = async (...[sql, params = [], options]: QueryArgs) => {
@@ -143,14 +143,4 @@ export function prepareStatementsOnce(client: PGlite, { parse, protocol }: Pglit
   });
 
   return { size: () => statements.size, prepared: () => preparedCount };
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
