@@ -9,6 +9,7 @@ import { findProcessPage } from "@/lib/processes/find-process-page";
 import { findLatestReview } from "@/lib/identity-assurance/find-identity-review";
 import { collectProcessEvidence } from "@/lib/evidence/collect-process-evidence";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { executedRows } from "@/db/executed-rows";
 
 /**
  * Lookups on request paths must cost what their answer costs, not what the database has gathered:
@@ -25,7 +26,7 @@ let db: Db;
 let organizationId: string;
 let quietOrganizationId: string;
 
-const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, string | number | null>[];
+const rowsOf = (result: unknown) => executedRows<Record<string, string | number | null>>(result);
 
 /**
  * What `work` read of `table`: the backend's counts not yet flushed to the shared statistics

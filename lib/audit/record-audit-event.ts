@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { GENESIS_HASH, auditEntryContent } from "./hash-audit-entry";
+import { executedRows } from "@/db/executed-rows";
 
 export type AuditAction =
   | "staff.login"
@@ -67,7 +68,7 @@ const MAX_APPENDS = 100;
  */
 export async function recordAuditEvent(event: AuditEvent, db: Db): Promise<{ id: number; hash: string }> {
   for (let attempt = 0; attempt < MAX_APPENDS; attempt++) {
-    const [row] = rowsOf(await db.execute(appendAuditEntry(event, "skip")));
+    const [row] = executedRows<{ id: number | string; hash: string }>(await db.execute(appendAuditEntry(event, "skip")));
     if (row) return { id: Number(row.id), hash: row.hash };
   }
   throw new Error(`audit chain of ${event.organizationId ?? "platform"}: no append in ${MAX_APPENDS} attempts`);
@@ -96,9 +97,4 @@ export function appendAuditEntry(event: AuditEvent, onFork: "skip" | "fail"): SQ
     from (select coalesce((select hash from audit_log where ${chain} order by organization_id desc, id desc limit 1), ${GENESIS_HASH}) as hash) as last
     ${onFork === "skip" ? sql`on conflict do nothing` : sql``}
     returning id, hash`;
-}
-
-/** Rows of db.execute: an array from postgres.js, `{ rows }` from PGlite. */
-function rowsOf(result: unknown): { id: number | string; hash: string }[] {
-  return (Array.isArray(result) ? result : (result as { rows: { id: number | string; hash: string }[] }).rows);
 }

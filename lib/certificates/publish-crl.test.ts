@@ -16,6 +16,7 @@ import { issueSignerCertificate } from "@/lib/pki/issue-certificate";
 import { readX509Certificate, x509 } from "@/lib/pki/x509-provider";
 import { testWorkerPools } from "@/lib/server/testing/test-pools";
 import { settlePlans } from "@/db/testing/settle-plans";
+import { executedRows } from "@/db/executed-rows";
 
 let dir: string;
 let close: () => Promise<void>;
@@ -109,7 +110,7 @@ describe("the reuse check reads the revoked certificates, not every certificate 
     await settlePlans(db, (tx) => currentPlatformCrls({}, { db: tx, settings }));
     // the backend's counts not yet flushed (pg_stat_xact_*), before and after: which scans the reuse check started and how many rows it read
     const reads = await db.transaction(async (tx) => {
-      const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, string | number>[];
+      const rowsOf = (result: unknown) => executedRows<Record<string, string | number>>(result);
       const counters = async () => {
         const [table] = rowsOf(await tx.execute(sql`select seq_scan, coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as tuples from pg_stat_xact_user_tables where relname = 'pki_certificates'`));
         const [index] = rowsOf(await tx.execute(sql`select pg_stat_get_xact_numscans(to_regclass('pki_certificates_revoked_idx')) as idx_scan`));

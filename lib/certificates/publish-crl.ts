@@ -9,6 +9,7 @@ import { sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { CertificateWithKey } from "@/lib/pki/issued-certificate";
 import { loadPlatformPki, type PkiSettings } from "./load-platform-pki";
+import { executedRows } from "@/db/executed-rows";
 
 const CRL_LIFETIME_MS = 24 * 3600 * 1000;
 /** A stored CRL is served again while it has more than this left before nextUpdate (the reuse window). */
@@ -90,9 +91,7 @@ async function currentCrl(issuer: Issuer, db: Db, coveringSince = new Date(0)): 
   const [current] = await db.select().from(crlIssues).where(eq(crlIssues.issuerCertificateId, issuer.rowId));
   const latestRevocation = Math.max(0, ...revoked.map((r) => r.revokedAt!.getTime()));
   if (current && isReusable(current, latestRevocation, coveringSince)) return new Uint8Array(current.crlDer);
-  const [{ crlNumber }] = (await db.execute(sql`select nextval('crl_number_seq')::text as "crlNumber"`).then((r) =>
-    Array.isArray(r) ? r : (r as { rows: unknown[] }).rows,
-  )) as { crlNumber: string }[];
+  const [{ crlNumber }] = executedRows<{ crlNumber: string }>(await db.execute(sql`select nextval('crl_number_seq')::text as "crlNumber"`));
   // never dated before what it must cover (a certificate back-dated into the future is not ours to judge)
   const thisUpdate = new Date(Math.max(Date.now(), coveringSince.getTime()));
   const nextUpdate = new Date(thisUpdate.getTime() + CRL_LIFETIME_MS);

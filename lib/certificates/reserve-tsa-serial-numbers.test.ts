@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { findPostgresBin, startPostgresCluster } from "@/e2e/fixtures/postgres";
 import { nextTsaSerialNumber, serialBlock, TSA_SERIAL_BLOCK_SIZE } from "./reserve-tsa-serial-numbers";
+import { executedRows } from "@/db/executed-rows";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -21,7 +22,7 @@ afterAll(async () => {
 
 const sequenceLastValue = async () => {
   const result = await db.execute(sql`select last_value::text as last from tsa_serial_seq`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: { last: string }[] }).rows) as { last: string }[];
+  const rows = executedRows<{ last: string }>(result);
   return BigInt(rows[0].last);
 };
 

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { executedRows } from "@/db/executed-rows";
 
 /**
  * How many serial numbers one round trip reserves. At 500 tokens a second that is one `nextval`
@@ -54,7 +55,7 @@ const isTransaction = (db: Db): boolean => db instanceof PgTransaction;
 
 async function reserveSerialNumbers(db: Db, count: number): Promise<bigint[]> {
   const result = await db.execute(sql`select nextval('tsa_serial_seq')::text as serial from generate_series(1, ${count}::int)`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: { serial: string }[] }).rows) as { serial: string }[];
+  const rows = executedRows<{ serial: string }>(result);
   if (rows.length !== count) throw new Error(`tsa_serial_seq gave ${rows.length} values where ${count} were asked`);
   return rows.map((row) => BigInt(row.serial)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }

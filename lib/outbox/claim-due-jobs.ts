@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { outbox } from "@/db/schema";
+import { executedRows } from "@/db/executed-rows";
 
 export type ClaimedJob = typeof outbox.$inferSelect;
 
@@ -68,8 +69,7 @@ function abandonedReason(attempts: SQL, maxAttempts: SQL): SQL {
 }
 
 function rowsOf(result: unknown): ClaimedJob[] {
-  const rows = (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) as Record<string, unknown>[];
-  return rows.map((r) => ({
+  return executedRows<Record<string, unknown>>(result).map((r) => ({
     id: Number(r.id),
     organizationId: (r.organization_id as string | null) ?? null,
     kind: r.kind as string,
