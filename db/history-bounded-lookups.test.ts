@@ -10,6 +10,7 @@ import { findLatestReview } from "@/lib/identity-assurance/find-identity-review"
 import { collectProcessEvidence } from "@/lib/evidence/collect-process-evidence";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { executedRows } from "@/db/executed-rows";
+import { keyPurposes } from "@/lib/server/worker-pools";
 
 /**
  * Lookups on request paths must cost what their answer costs, not what the database has gathered:
@@ -146,5 +147,23 @@ describe("an audit entry finds the head of its own organization's chain", () => 
       expect(reads.seqScans).toBe(0);
       expect(reads.rowsRead).toBeLessThan(10);
     }
+  });
+});
+
+describe("a token key's purpose is read from the row that names its label", () => {
+  it("finds the label among 20,000 certificates without a key on the token, from the label's index", async () => {
+    // signer certificates issued with software keys (no label), and a few keys on a PKCS#11 token
+    await db.execute(sql`insert into pki_certificates (purpose, environment, subject, serial_number_hex, issuer_name, certificate_der, not_before, not_after, private_key_label)
+      select case when g % 1000 = 0 then 'tsa' else 'signer' end, 'test', 'CN=Signer ' || g, 'history' || g, 'CN=History CA', '\\x3000'::bytea, now(), now() + interval '5 years',
+        case when g % 1000 = 0 then 'token-key-' || g end
+      from generate_series(1, 20000) g`);
+    await db.execute(sql`analyze pki_certificates`);
+    const found = await readsOf("pki_certificates", (tx) => keyPurposes(tx)("token-key-7000"));
+    expect(found.result).toBe("tsa");
+    expect(found.seqScans).toBe(0);
+    expect(found.rowsRead).toBeLessThan(5);
+    const unknown = await readsOf("pki_certificates", (tx) => keyPurposes(tx)("no-such-key"));
+    expect(unknown.result).toBeUndefined();
+    expect(unknown.seqScans).toBe(0);
   });
 });
