@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { openDatabase, type Db } from "@/db/client";
+import { executedRows } from "@/db/executed-rows";
 import { createOrganization } from "@/lib/organizations/create-organization";
 import { listProcesses } from "@/lib/processes/list-processes";
 import { ZListProcessesQuery } from "@/lib/processes/schemas";
@@ -47,7 +48,7 @@ async function cursorAt(db: Db, org: string, offset: number, status?: string) {
     select id, created_at from processes where organization_id = ${org}::uuid ${status ? sql`and status = ${status}` : sql``}
     order by created_at desc, id desc
     offset least(${offset}, (select count(*) - 1 from processes where organization_id = ${org}::uuid ${status ? sql`and status = ${status}` : sql``})) limit 1`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: string; created_at: string | Date }[];
+  const rows = executedRows<{ id: string; created_at: string | Date }>(result);
   return JSON.stringify({ processId: rows[0].id, date: new Date(rows[0].created_at).toISOString() });
 }
 
