@@ -41,12 +41,13 @@ type WorkerMessage =
   | { kind: "memory"; id: number; memory: WorkerMemory }
   | { kind: "call"; id: number; callId: number; name: string; args: unknown[] }
   | { kind: "started"; id: number };
-type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout; idleTimer?: NodeJS.Timeout; booted?: boolean; memoryReaders?: Map<number, (memory: WorkerMemory) => void> };
+type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout; idleTimer?: NodeJS.Timeout; startedTasks: Set<string>; memoryReaders?: Map<number, (memory: WorkerMemory) => void> };
 
 
 /**
- * A new worker first loads its modules (seconds on a busy machine when run from sources); that boot
- * is not the task's time. Until the worker says it started the task, it gets this much more.
+ * A new worker first loads its modules, and the first run of each task kind in a worker its code
+ * (seconds on a busy machine when run from sources); that loading is not the task's time. Until the
+ * worker says it started the task, it gets this much more.
  */
 const WORKER_BOOT_ALLOWANCE_MS = 30_000;
 
@@ -217,7 +218,7 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
       slot.job = job;
       clearTimeout(slot.idleTimer);
       slot.idleTimer = undefined;
-      this.startTimer(slot, job, slot.booted ? this.taskTimeoutMs : this.taskTimeoutMs + WORKER_BOOT_ALLOWANCE_MS);
+      this.startTimer(slot, job, slot.startedTasks.has(job.task) ? this.taskTimeoutMs : this.taskTimeoutMs + WORKER_BOOT_ALLOWANCE_MS);
       slot.worker.postMessage({ kind: "task", id: job.id, task: job.task, input: job.input, timing: job.timing || undefined }, job.transfer);
     }
   }
@@ -226,15 +227,15 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
     const resourceLimits = { maxOldGenerationSizeMb: this.maxHeapMb, ...(this.maxYoungGenerationMb ? { maxYoungGenerationSizeMb: this.maxYoungGenerationMb } : {}) };
     const worker = this.startWorker({ resourceLimits, env: { ...this.workerEnv } });
     worker.unref();
-    const slot: Slot = { worker };
+    const slot: Slot = { worker, startedTasks: new Set() };
     worker.on("message", (message: WorkerMessage) => {
       if (message.kind === "memory") return void slot.memoryReaders?.get(message.id)?.(message.memory);
       const job = slot.job;
       if (!job || job.id !== message.id) return;
       if (message.kind === "started") {
-        // the task's own time limit runs from here, whatever the worker's boot took
-        if (!slot.booted) this.startTimer(slot, job, this.taskTimeoutMs);
-        slot.booted = true;
+        // the task's own time limit runs from here, whatever the worker's boot or the loading of the task's code took
+        this.startTimer(slot, job, this.taskTimeoutMs);
+        slot.startedTasks.add(job.task);
         return;
       }
       if (message.kind === "call") return void this.answer(slot, job, message);

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { cpuTask, type CpuTaskImplementations } from "./cpu-task";
 
 /** The pool's own tasks: readiness asks a worker to answer, tests and the bench prove the limits. */
@@ -9,6 +10,8 @@ export const diagnosticTasks = {
   "diagnose-allocate": cpuTask<{ megabytes: number }, number>(),
   // the names of the environment a worker sees (its tests prove no secret is among them)
   "diagnose-environment": cpuTask<undefined, string[]>(),
+  // the CommonJS modules a worker has loaded (its tests prove a pool loads only its own tasks' code)
+  "diagnose-modules": cpuTask<undefined, string[]>(),
 };
 export type DiagnosticTasks = typeof diagnosticTasks;
 
@@ -25,4 +28,5 @@ export const diagnosticTaskImplementations: CpuTaskImplementations<DiagnosticTas
     return chunks.length;
   },
   "diagnose-environment": () => Object.keys(process.env).sort(),
+  "diagnose-modules": () => Object.keys(createRequire(import.meta.url).cache).sort(),
 };

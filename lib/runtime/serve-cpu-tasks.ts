@@ -14,12 +14,16 @@ type Incoming =
 /** An implementation as the message loop sees it: the input and calls come from across the thread boundary. */
 type UntypedTask = (input: never, context: TaskContext<MainThreadCalls>) => unknown;
 
+/** Per task, what loads its code (its modules' imports); a task without one has its code loaded with the worker. */
+export type TaskModuleLoaders<T extends CpuTaskTable> = Partial<Record<keyof T & string, () => Promise<unknown>>>;
+
 /**
  * The worker side of the pools (lib/runtime/cpu-pool.ts): runs the tasks of `tasks` that the pool
- * sends, one at a time, and carries their calls home. The entry point that gives it the app's table
- * is lib/server/cpu-worker.ts.
+ * sends, one at a time, and carries their calls home. A task's code (`loaders`) is loaded on its
+ * first run, before the worker tells the pool the task started: its time limit never pays for it.
+ * The entry point that gives it the app's table is lib/server/cpu-worker.ts.
  */
-export function serveCpuTasks<T extends CpuTaskTable>(tasks: CpuTaskImplementations<T>): void {
+export function serveCpuTasks<T extends CpuTaskTable>(tasks: CpuTaskImplementations<T>, loaders: TaskModuleLoaders<T> = {}): void {
   // On Linux a thread is a task with its own nice value: this one yields the CPU to the event loop
   // thread, so requests keep being answered while every core chews on hostile files.
   try {
@@ -28,7 +32,8 @@ export function serveCpuTasks<T extends CpuTaskTable>(tasks: CpuTaskImplementati
     // not Linux, or not allowed: the pool still works, only without the priority hint
   }
   const table: Record<string, UntypedTask> = tasks;
-  parentPort!.on("message", (message: Incoming) => void handle(table, message));
+  const loaderTable: Record<string, (() => Promise<unknown>) | undefined> = loaders;
+  parentPort!.on("message", (message: Incoming) => void handle(table, loaderTable, message));
 }
 
 const pendingCalls = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
@@ -55,10 +60,11 @@ export function signForRunningTask(label: string, data: Uint8Array): Promise<Uin
   return runningContext.call("sign-with-token-key", label, data);
 }
 
-let booted = false;
+/** The tasks this worker has run: the first run of each loads its code and tells the pool it started. */
+const startedTasks = new Set<string>();
 
 // One task at a time per worker: the pool never sends another before this one answers.
-async function handle(tasks: Record<string, UntypedTask>, message: Incoming): Promise<void> {
+async function handle(tasks: Record<string, UntypedTask>, loaders: Record<string, (() => Promise<unknown>) | undefined>, message: Incoming): Promise<void> {
   if (message.kind === "memory") return void parentPort!.postMessage({ kind: "memory", id: message.id, memory: ownMemory() });
   if (message.kind === "reply") {
     const call = pendingCalls.get(message.callId);
@@ -67,14 +73,15 @@ async function handle(tasks: Record<string, UntypedTask>, message: Incoming): Pr
     else call?.reject(deserializeError(message.error!));
     return;
   }
-  if (!booted) {
-    // once per worker: from now on the pool's time limit is the task's alone (module loading is done)
-    booted = true;
-    parentPort!.postMessage({ kind: "started", id: message.id });
-  }
   try {
     const task = tasks[message.task];
     if (!Object.hasOwn(tasks, message.task)) throw new Error(`no task ${message.task}`);
+    if (!startedTasks.has(message.task)) {
+      // once per task kind: from now on the pool's time limit is the task's alone (the worker's and the task's modules are loaded)
+      if (Object.hasOwn(loaders, message.task)) await loaders[message.task]?.();
+      startedTasks.add(message.task);
+      parentPort!.postMessage({ kind: "started", id: message.id });
+    }
     const taskContext = context(message.id);
     runningContext = taskContext;
     // the pool sent the input its typed `run` was given for this task name (lib/runtime/cpu-pool.ts)

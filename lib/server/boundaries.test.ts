@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { jobPayloadSchemas } from "@/lib/outbox/job-payloads";
 import type { Services } from "@/lib/runtime/services";
-import { cpuTaskContracts, cpuTasks } from "./cpu-tasks";
+import { cpuTaskContracts } from "./cpu-task-contracts";
+import { cpuTasks } from "./cpu-tasks";
 import { jobHandlers } from "./job-handlers";
 
 const sorted = (keys: string[]) => [...keys].sort();

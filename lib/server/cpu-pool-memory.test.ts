@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import type { CpuPool } from "@/lib/runtime/cpu-pool";
 import { newAppPool } from "./worker-pools";
-import type { CpuTasks } from "./cpu-tasks";
+import type { CpuTasks } from "./cpu-task-contracts";
 
 let pool: CpuPool<CpuTasks> | undefined;
 afterEach(async () => {

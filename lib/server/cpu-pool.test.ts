@@ -1,10 +1,12 @@
 import fs from "node:fs";
+import { Worker } from "node:worker_threads";
 import { afterEach, describe, expect, test } from "vitest";
 import { isAppError } from "@/lib/errors";
 import { PdfError } from "@/lib/pdf/errors";
-import type { CpuPool } from "@/lib/runtime/cpu-pool";
+import { CpuPool } from "@/lib/runtime/cpu-pool";
+import { diagnosticTasks } from "@/lib/runtime/diagnostic-tasks";
 import { newAppPool } from "./worker-pools";
-import type { CpuTasks } from "./cpu-tasks";
+import type { CpuTasks } from "./cpu-task-contracts";
 import { fixturePath } from "@/test/fixtures-dir";
 
 const signed = new Uint8Array(fs.readFileSync(fixturePath("pdfs/signed-by-others/poppler-two-signatures.pdf")));
@@ -74,6 +76,38 @@ describe("CpuPool", () => {
     const error = await pool.run("diagnose-spin", { ms: 60_000 }).catch((e: unknown) => e);
     expect((error as PdfError).code).toBe("PDF_TOO_COMPLEX");
     expect(await pool.run("diagnose-spin", { ms: 1 })).toBe("done");
+  }, 60_000);
+
+  test("a worker loads the code of the tasks it ran, not the whole table's", async () => {
+    pool = newAppPool({ size: 1 });
+    const packagesLoaded = async () => {
+      const modules = await pool!.run("diagnose-modules", undefined);
+      const has = (name: string) => modules.some((file) => file.includes(`/node_modules/${name}/`));
+      return { pdfLib: has("pdf-lib"), pkijs: has("pkijs"), fontkit: has("@pdf-lib/fontkit"), jpegDecoder: has("jpeg-js"), qrcode: has("qrcode") };
+    };
+    expect(await packagesLoaded()).toEqual({ pdfLib: false, pkijs: false, fontkit: false, jpegDecoder: false, qrcode: false });
+    await pool.run("verify-pdf", { bytes: signed.slice(), anchorsDer: [] });
+    // the verifier's code, and not the stamp's (fonts, QR) nor the face check's (JPEG frames)
+    expect(await packagesLoaded()).toEqual({ pdfLib: true, pkijs: true, fontkit: false, jpegDecoder: false, qrcode: false });
+  }, 60_000);
+
+  test("a task kind's first run loads its code before its time limit starts; the limit holds for the task itself", async () => {
+    // the worker's "diagnose-spin" code takes 2 s to load, twice the limit (lib/server/testing/slow-loading-worker.ts)
+    const entry = [process.cwd(), "lib", "server", "testing", "slow-loading-worker.ts"].join("/");
+    const slow = new CpuPool({
+      tasks: diagnosticTasks,
+      startWorker: (options) => new Worker(`require("tsx/cjs"); require(${JSON.stringify(entry)});`, { eval: true, ...options }),
+      limitError: ({ kind }) => new Error(`past its ${kind} limit`),
+      size: 1,
+      taskTimeoutMs: 1_000,
+    });
+    try {
+      expect(await slow.run("ping", undefined)).toBe("pong"); // the worker is up; the spin's code is not loaded yet
+      expect(await slow.run("diagnose-spin", { ms: 1 })).toBe("done");
+      await expect(slow.run("diagnose-spin", { ms: 60_000 })).rejects.toThrow("past its time limit");
+    } finally {
+      await slow.close();
+    }
   }, 60_000);
 
   test("one owner's full line refuses only that owner; another owner's task is served next, not after the whole line", async () => {

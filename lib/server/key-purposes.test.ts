@@ -2,7 +2,7 @@ import { Worker } from "node:worker_threads";
 import { afterEach, describe, expect, test } from "vitest";
 import { CpuPool } from "@/lib/runtime/cpu-pool";
 import type { EvidenceSummaryInput } from "@/lib/evidence/sign-evidence-summary";
-import { cpuTaskContracts } from "./cpu-tasks";
+import { cpuTaskContracts } from "./cpu-task-contracts";
 import { keySigningFor, newAppPool } from "./worker-pools";
 import { workerEnvironment } from "./worker-environment";
 

@@ -8,7 +8,7 @@ import { signWithTokenKey } from "@/lib/pki/signing-key";
 import { CpuPool, type CpuPoolOptions, type TaskLimit } from "@/lib/runtime/cpu-pool";
 import type { CpuTaskTable, KeySigningHandler } from "@/lib/runtime/cpu-task";
 import type { WorkerPools } from "@/lib/runtime/services";
-import { cpuTaskContracts, type CpuTasks } from "./cpu-tasks";
+import { cpuTaskContracts, type CpuTasks } from "./cpu-task-contracts";
 import { workerEnvironment } from "./worker-environment";
 
 /*
@@ -47,12 +47,13 @@ const crlUnavailable = ({ kind }: TaskLimit) => new Error(`the CRL check ran pas
  * Starts a worker on the app's entry. Built, the bundler compiles the entry into its own chunk only
  * when it sees `new Worker(new URL(literal, import.meta.url), { literal options })`: with the options
  * in a variable it copied cpu-worker.ts as a plain asset, which Node cannot run. Under vitest the
- * sources run as they are, and tsx compiles the entry.
+ * sources run as they are: tsx compiles the entry, and its ESM hooks the tasks' code, which the
+ * worker loads with `import()` (lib/server/cpu-tasks.ts).
  */
 function startAppWorker(options: { resourceLimits: NonNullable<ConstructorParameters<typeof Worker>[1]>["resourceLimits"]; env: Record<string, string> }): Worker {
   if (process.env.VITEST) {
     const entry = [process.cwd(), "lib", "server", "cpu-worker.ts"].join("/");
-    return new Worker(`require("tsx/cjs"); require(${JSON.stringify(entry)});`, { eval: true, ...options });
+    return new Worker(`require("tsx/cjs"); import("tsx/esm/api").then((tsx) => { tsx.register(); require(${JSON.stringify(entry)}); });`, { eval: true, ...options });
   }
   return new Worker(new URL("./cpu-worker.ts", import.meta.url), { resourceLimits: options.resourceLimits, env: options.env });
 }

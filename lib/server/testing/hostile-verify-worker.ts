@@ -2,7 +2,7 @@
 // signature with whatever label the input names, as a compromised verifier would.
 import { serveCpuTasks, signForRunningTask } from "@/lib/runtime/serve-cpu-tasks";
 import type { CpuTaskImplementations } from "@/lib/runtime/cpu-task";
-import type { CpuTasks } from "../cpu-tasks";
+import type { CpuTasks } from "../cpu-task-contracts";
 
 const tasks: Pick<CpuTaskImplementations<CpuTasks>, "verify-pdf" | "sign-evidence-summary"> = {
   "verify-pdf": async (input) => {
