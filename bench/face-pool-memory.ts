@@ -1,6 +1,6 @@
 // The face pool's worker after its warm-up (what a signer's first facial step starts: POST
-// …/facial/challenge runs "warm-facial-check"), read from the built server's /api/metrics, and the
-// server's RSS then. Prints figures only. Build first (`npx next build`); `npx tsx bench/face-pool-memory.ts`.
+// …/facial/challenge runs "warm-facial-check"), read from the built server's /api/metrics, with
+// the warm-up's duration (queued to answered, the worker's boot included) and the server's RSS then. Prints figures only. Build first (`npx next build`); `npx tsx bench/face-pool-memory.ts`.
 import { ADMIN_API_SECRET } from "../e2e/fixtures/start-test-server";
 import { startSeededServer } from "../e2e/fixtures/start-seeded-server";
 import { login, processApi, signer } from "../e2e/fixtures/process-api-client";
@@ -20,7 +20,7 @@ async function main() {
     await flow.startFacialTry();
     const read = async () => {
       const text = await (await fetch(`${seeded.server.baseUrl}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-      return text.split("\n").filter((line) => line.startsWith('firmaviva_pool_worker_memory_bytes{pool="face"') || line.startsWith('firmaviva_pool_task_duration_seconds_count{pool="face"'));
+      return text.split("\n").filter((line) => line.startsWith('firmaviva_pool_worker_memory_bytes{pool="face"') || line.startsWith('firmaviva_pool_task_duration_seconds_count{pool="face"') || line.startsWith('firmaviva_pool_task_duration_seconds_sum{pool="face"'));
     };
     for (let second = 0; second < WAIT_FOR_WARM_UP_S; second++) {
       const lines = await read();
