@@ -18,6 +18,12 @@ export type CpuPoolOptions<Tasks extends CpuTaskTable = CpuTaskTable> = {
   limitError: (limit: TaskLimit) => Error;
   /** Answers a task's request for a signature with a main-thread key; none given, every such request is refused. */
   signWithKey?: KeySigningHandler;
+  /**
+   * Tasks whose code a new worker loads as soon as it starts, in the background: the pool's usual
+   * work is then ready when the first request comes (readiness answers meanwhile). Any other
+   * task's code loads on its first run (lib/runtime/serve-cpu-tasks.ts). Default: none.
+   */
+  preloadTasks?: readonly (keyof Tasks & string)[];
   /** Worker threads (default: one per core). */
   size?: number;
   /** Tasks that may wait for a worker; past it the pool answers BUSY (503 with Retry-After). */

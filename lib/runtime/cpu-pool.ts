@@ -81,6 +81,7 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
   private readonly workerEnv: Record<string, string>;
   private readonly limitError: (limit: TaskLimit) => Error;
   private readonly signWithKey?: KeySigningHandler;
+  private readonly preloadTasks: readonly string[];
 
   constructor(options: CpuPoolOptions<Tasks>) {
     this.tasks = options.tasks;
@@ -88,6 +89,7 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
     this.workerEnv = { ...options.workerEnv };
     this.limitError = options.limitError;
     this.signWithKey = options.signWithKey;
+    this.preloadTasks = options.preloadTasks ?? [];
     this.name = options.name ?? "cpu";
     this.size = Math.max(1, options.size ?? availableParallelism());
     this.maxQueue = options.maxQueue ?? 32;
@@ -227,6 +229,7 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
     const resourceLimits = { maxOldGenerationSizeMb: this.maxHeapMb, ...(this.maxYoungGenerationMb ? { maxYoungGenerationSizeMb: this.maxYoungGenerationMb } : {}) };
     const worker = this.startWorker({ resourceLimits, env: { ...this.workerEnv } });
     worker.unref();
+    if (this.preloadTasks.length > 0) worker.postMessage({ kind: "preload", tasks: this.preloadTasks });
     const slot: Slot = { worker, startedTasks: new Set() };
     worker.on("message", (message: WorkerMessage) => {
       if (message.kind === "memory") return void slot.memoryReaders?.get(message.id)?.(message.memory);

@@ -9,6 +9,7 @@ import { deserializeError, serializeError, type SerializedError } from "./task-e
 type Incoming =
   | { kind: "task"; id: number; task: string; input: unknown; timing?: boolean }
   | { kind: "memory"; id: number }
+  | { kind: "preload"; tasks: string[] }
   | { kind: "reply"; callId: number; ok: boolean; output?: unknown; error?: SerializedError };
 
 /** An implementation as the message loop sees it: the input and calls come from across the thread boundary. */
@@ -66,6 +67,11 @@ const startedTasks = new Set<string>();
 // One task at a time per worker: the pool never sends another before this one answers.
 async function handle(tasks: Record<string, UntypedTask>, loaders: Record<string, (() => Promise<unknown>) | undefined>, message: Incoming): Promise<void> {
   if (message.kind === "memory") return void parentPort!.postMessage({ kind: "memory", id: message.id, memory: ownMemory() });
+  if (message.kind === "preload") {
+    // in the background: a task that comes meanwhile awaits the same import; one that fails here fails again, reported, on the task's run
+    for (const task of message.tasks) if (Object.hasOwn(loaders, task)) void loaders[task]?.().catch(() => undefined);
+    return;
+  }
   if (message.kind === "reply") {
     const call = pendingCalls.get(message.callId);
     pendingCalls.delete(message.callId);

@@ -91,6 +91,14 @@ describe("CpuPool", () => {
     expect(await packagesLoaded()).toEqual({ pdfLib: true, pkijs: true, fontkit: false, jpegDecoder: false, qrcode: false });
   }, 60_000);
 
+  test("a worker loads its pool's preloaded tasks' code as it starts, before any of them runs", async () => {
+    pool = newAppPool({ size: 1, preloadTasks: ["verify-pdf"] });
+    const loaded = async (name: string) => (await pool!.run("diagnose-modules", undefined)).some((file) => file.includes(`/node_modules/${name}/`));
+    // the code loads in the background: asked until it is there
+    while (!(await loaded("pkijs"))) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await loaded("@pdf-lib/fontkit")).toBe(false);
+  }, 60_000);
+
   test("a task kind's first run loads its code before its time limit starts; the limit holds for the task itself", async () => {
     // the worker's "diagnose-spin" code takes 2 s to load, twice the limit (lib/server/testing/slow-loading-worker.ts)
     const entry = [process.cwd(), "lib", "server", "testing", "slow-loading-worker.ts"].join("/");

@@ -113,6 +113,9 @@ export function createWorkerPools(deps: { db: Db; env?: Record<string, string | 
       // one stays for readiness and the next request; the first burst after idle waits for the second to boot (bench:startup)
       idleExit: { afterMs: 60_000, keep: 1 },
       publicLane: { running: number("VERIFY_WORKERS"), queued: number("VERIFY_QUEUE_LIMIT") },
+      // the signing code (most of the table's) is ready for the first request after readiness, as
+      // when every worker loaded the whole table; the face and revocation pools load only their own
+      preloadTasks: ["plan-and-produce-stamped-pdf", "produce-process-signature"],
     }),
     // the face models (~300 MB with the WASM runtime) load once, in one worker shared by every
     // organization in per-organization lines served in turn; they go back to the system when idle
