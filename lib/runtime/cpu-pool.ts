@@ -1,13 +1,14 @@
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import { AppError } from "@/lib/errors";
-import type { CpuTaskTable, KeySigningHandler, MainThreadCalls, NoCalls, TaskCalls, TaskInput, TaskOutput } from "./cpu-task";
-import { deserializeError, serializeError, type SerializedError } from "./task-errors";
-import { addStages, isRecording, type StageTimings } from "./request-timing";
+import type { CpuTaskTable, KeySigningHandler, NoCalls, TaskCalls, TaskInput, TaskOutput } from "./cpu-task";
+import { deserializeError, type SerializedError } from "./task-errors";
+import { addStages, isRecording } from "./request-timing";
 import { metrics } from "@/lib/metrics/metrics";
 import { FairQueue } from "./fair-queue";
-import { MEMORY_READING_TIMEOUT_MS, type WorkerMemory } from "./worker-memory";
-import type { CpuLane, CpuPoolOptions, RunOptions, TaskLimit } from "./cpu-pool-options";
+import { readWorkerMemory, type MemoryReaders, type WorkerMemory } from "./worker-memory";
+import { answerTaskCall, rejectAfterCalls, type PoolJob, type TaskCallMessage, type TaskCallReply, type TaskTiming } from "./pool-task-calls";
+import type { CpuPoolOptions, RunOptions, TaskLimit } from "./cpu-pool-options";
 
 export type { WorkerMemory } from "./worker-memory";
 export type { CpuLane, CpuPoolOptions, RunOptions, TaskLimit } from "./cpu-pool-options";
@@ -20,28 +21,12 @@ type RunArguments<Calls> = [NoCalls] extends [Calls]
   ? [calls?: Calls, transfer?: ArrayBuffer[], options?: RunOptions]
   : [calls: Calls, transfer?: ArrayBuffer[], options?: RunOptions];
 
-type TaskTiming = { stages: StageTimings; totalMs: number };
-type Job = {
-  id: number;
-  task: string;
-  input: unknown;
-  calls: MainThreadCalls;
-  timing: boolean;
-  transfer: ArrayBuffer[];
-  lane: CpuLane;
-  /** Main-thread calls of the task still running: a failure is reported once they settled (no side effect lands after it). */
-  callsInFlight: Set<Promise<void>>;
-  /** The first main-thread call that failed: a task failing after it gets that error itself, not its copy through the worker. */
-  callError?: { error: unknown };
-  resolve: (value: { output: unknown; timing?: TaskTiming }) => void;
-  reject: (error: Error) => void;
-};
 type WorkerMessage =
   | { kind: "done"; id: number; ok: boolean; output?: unknown; error?: SerializedError; timing?: TaskTiming }
   | { kind: "memory"; id: number; memory: WorkerMemory }
-  | { kind: "call"; id: number; callId: number; name: string; args: unknown[] }
+  | TaskCallMessage
   | { kind: "started"; id: number };
-type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout; idleTimer?: NodeJS.Timeout; startedTasks: Set<string>; memoryReaders?: Map<number, (memory: WorkerMemory) => void> };
+type Slot = { worker: Worker; job?: PoolJob; timer?: NodeJS.Timeout; idleTimer?: NodeJS.Timeout; startedTasks: Set<string>; memoryReaders: MemoryReaders };
 
 
 /**
@@ -50,9 +35,6 @@ type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout; idleTimer?: Nod
  * worker says it started the task, it gets this much more.
  */
 const WORKER_BOOT_ALLOWANCE_MS = 30_000;
-
-/** The one call home every task may make, answered by `signWithKey` for the purposes the task declared. */
-const KEY_SIGNING_CALL = "sign-with-token-key";
 
 /**
  * A small pool of worker threads for CPU-heavy, pure work, so the event loop keeps answering while
@@ -63,9 +45,9 @@ const KEY_SIGNING_CALL = "sign-with-token-key";
  */
 export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
   private readonly slots: Slot[] = [];
-  private readonly queue: FairQueue<Job>;
+  private readonly queue: FairQueue<PoolJob>;
   /** The public lane's own waiting line, bounded by `publicQueued`. */
-  private readonly publicQueue: Job[] = [];
+  private readonly publicQueue: PoolJob[] = [];
   private nextId = 1;
   private readonly size: number;
   private readonly maxQueue: number;
@@ -114,7 +96,7 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
     const started = performance.now();
     const observe = (outcome: "ok" | "error") => metrics().poolTaskDuration.observe({ pool: this.name, task, outcome }, (performance.now() - started) / 1000);
     const done = await new Promise<{ output: unknown; timing?: TaskTiming }>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, task, input, calls: calls ?? {}, callsInFlight: new Set(), timing, transfer, lane, resolve, reject };
+      const job: PoolJob = { id: this.nextId++, task, input, calls: calls ?? {}, callsInFlight: new Set(), timing, transfer, lane, resolve, reject };
       if (lane === "public") this.publicQueue.push(job);
       else if (!this.queue.push(owner, job)) return reject(new AppError("BUSY", "El servicio está ocupado; reintente en unos segundos."));
       this.dispatch();
@@ -158,21 +140,8 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
    * a worker busy with a synchronous task past MEMORY_READING_TIMEOUT_MS is left out.
    */
   async workerMemory(): Promise<WorkerMemory[]> {
-    const readings = this.slots.map(
-      (slot) =>
-        new Promise<WorkerMemory | undefined>((resolve) => {
-          const id = -this.nextId++;
-          const timer = setTimeout(() => done(undefined), MEMORY_READING_TIMEOUT_MS);
-          const done = (memory: WorkerMemory | undefined) => {
-            clearTimeout(timer);
-            slot.memoryReaders?.delete(id);
-            resolve(memory);
-          };
-          (slot.memoryReaders ??= new Map()).set(id, done);
-          slot.worker.postMessage({ kind: "memory", id });
-        }),
-    );
-    return (await Promise.all(readings)).filter((memory): memory is WorkerMemory => memory !== undefined);
+    const readings = await Promise.all(this.slots.map((slot) => readWorkerMemory(slot.worker, slot.memoryReaders, -this.nextId++)));
+    return readings.filter((memory): memory is WorkerMemory => memory !== undefined);
   }
 
   /** Terminates every worker (tests, shutdown); queued tasks are refused. */
@@ -186,7 +155,7 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
    * The next task to start: the older of the two lines' heads (first come, first served), except
    * that public tasks past their share of workers wait.
    */
-  private nextJob(): Job | undefined {
+  private nextJob(): PoolJob | undefined {
     const publicBusy = this.slots.filter((candidate) => candidate.job?.lane === "public").length >= this.publicRunning;
     const main = this.queue.peek();
     const anonymous = publicBusy ? undefined : this.publicQueue[0];
@@ -230,9 +199,9 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
     const worker = this.startWorker({ resourceLimits, env: { ...this.workerEnv } });
     worker.unref();
     if (this.preloadTasks.length > 0) worker.postMessage({ kind: "preload", tasks: this.preloadTasks });
-    const slot: Slot = { worker, startedTasks: new Set() };
+    const slot: Slot = { worker, startedTasks: new Set(), memoryReaders: new Map() };
     worker.on("message", (message: WorkerMessage) => {
-      if (message.kind === "memory") return void slot.memoryReaders?.get(message.id)?.(message.memory);
+      if (message.kind === "memory") return void slot.memoryReaders.get(message.id)?.(message.memory);
       const job = slot.job;
       if (!job || job.id !== message.id) return;
       if (message.kind === "started") {
@@ -241,10 +210,15 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
         slot.startedTasks.add(job.task);
         return;
       }
-      if (message.kind === "call") return void this.answer(slot, job, message);
+      if (message.kind === "call") {
+        const reply = (body: TaskCallReply) => {
+          if (slot.job === job) slot.worker.postMessage({ kind: "reply", callId: message.callId, ...body });
+        };
+        return void answerTaskCall(job, message, { purposes: this.tasks[job.task].keys, signWithKey: this.signWithKey, reply });
+      }
       this.settle(slot);
       if (message.ok) job.resolve({ output: message.output, timing: message.timing });
-      else this.rejectJob(job, deserializeError(message.error!));
+      else rejectAfterCalls(job, deserializeError(message.error!));
       this.dispatch();
     });
     worker.on("error", (error: Error & { code?: string }) => {
@@ -259,42 +233,7 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
     return slot;
   }
 
-  /**
-   * Runs a main-thread call for the slot's task and sends the answer back, if the task still runs. A
-   * key signature goes to `signWithKey` with the purposes the task's contract declared, never more.
-   */
-  private answer(slot: Slot, job: Job, message: Extract<WorkerMessage, { kind: "call" }>): void {
-    const purposes = this.tasks[job.task].keys;
-    const signWithKey = this.signWithKey;
-    const handler: ((...args: never[]) => Promise<unknown>) | undefined = Object.hasOwn(job.calls, message.name)
-      ? job.calls[message.name]
-      : message.name === KEY_SIGNING_CALL && signWithKey
-        ? (label: string, data: Uint8Array) => signWithKey({ task: job.task, purposes, label, data })
-        : undefined;
-    const reply = (body: { ok: boolean; output?: unknown; error?: SerializedError }) => {
-      if (slot.job === job) slot.worker.postMessage({ kind: "reply", callId: message.callId, ...body });
-    };
-    if (!handler) return reply({ ok: false, error: serializeError(new Error(`no main-thread call ${message.name}`)) });
-    // the arguments are the ones the worker's typed `context.call` was given for this name
-    const running = Promise.resolve()
-      .then(() => handler(...(message.args as never[])))
-      .then(
-        (output) => reply({ ok: true, output }),
-        (error: unknown) => {
-          job.callError ??= { error };
-          reply({ ok: false, error: serializeError(error) });
-        },
-      )
-      .finally(() => job.callsInFlight.delete(running));
-    job.callsInFlight.add(running);
-  }
-
-  /** Rejects a task once its main-thread calls settled, with the error of the first that failed if one did. */
-  private rejectJob(job: Job, error: Error): void {
-    void Promise.allSettled([...job.callsInFlight]).then(() => job.reject((job.callError?.error as Error | undefined) ?? error));
-  }
-
-  private startTimer(slot: Slot, job: Job, ms: number): void {
+  private startTimer(slot: Slot, job: PoolJob, ms: number): void {
     clearTimeout(slot.timer);
     slot.timer = setTimeout(() => this.fail(slot, this.limitError({ task: job.task, kind: "time", timeoutMs: this.taskTimeoutMs })), ms);
   }
@@ -313,7 +252,7 @@ export class CpuPool<Tasks extends CpuTaskTable = CpuTaskTable> {
     this.settle(slot);
     this.remove(slot);
     void slot.worker.terminate();
-    if (job) this.rejectJob(job, error);
+    if (job) rejectAfterCalls(job, error);
     this.dispatch();
   }
 

@@ -31,3 +31,24 @@ export function ownMemory(): WorkerMemory {
     external: heap.external_memory,
   };
 }
+
+/** Where a pool waits for one worker's `memory` answers, by reading id. */
+export type MemoryReaders = Map<number, (memory: WorkerMemory) => void>;
+
+/**
+ * Asks one worker for its heap and waits up to MEMORY_READING_TIMEOUT_MS (undefined after: the
+ * worker is busy with a synchronous task). The answer comes back through `readers`, which the
+ * pool's message handler calls for a `memory` message.
+ */
+export function readWorkerMemory(worker: { postMessage(message: unknown): void }, readers: MemoryReaders, id: number): Promise<WorkerMemory | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(undefined), MEMORY_READING_TIMEOUT_MS);
+    const done = (memory: WorkerMemory | undefined) => {
+      clearTimeout(timer);
+      readers.delete(id);
+      resolve(memory);
+    };
+    readers.set(id, done);
+    worker.postMessage({ kind: "memory", id });
+  });
+}
