@@ -1,5 +1,6 @@
 import { createHash, createPublicKey, type KeyObject } from "node:crypto";
 import { parseCertificateFields, type CertificateFields } from "./parse-certificate-fields";
+import { readCertificateUsage, type CertificateUsage } from "./read-certificate-usage";
 import { readX509Certificate, x509 } from "./x509-provider";
 
 /**
@@ -58,7 +59,9 @@ const certificates = new BoundedCache<x509.X509Certificate>(MAX_ENTRIES, MAX_BYT
 const fields = new BoundedCache<CertificateFields>(MAX_ENTRIES, MAX_BYTES);
 const crls = new BoundedCache<x509.X509Crl>(MAX_ENTRIES / 8, MAX_BYTES);
 const publicKeys = new BoundedCache<KeyObject>(MAX_ENTRIES, MAX_BYTES);
+const usages = new BoundedCache<CertificateUsage>(MAX_ENTRIES, MAX_BYTES);
 const signedBy = new BoundedCache<boolean>(MAX_ENTRIES * 4, Number.POSITIVE_INFINITY);
+const verifyingKeys = new BoundedCache<CryptoKey>(MAX_ENTRIES, MAX_BYTES);
 
 function sha256(der: Uint8Array | ArrayBuffer): string {
   return createHash("sha256")
@@ -96,6 +99,16 @@ export function readCertificatePublicKey(der: Uint8Array): KeyObject {
   return publicKey;
 }
 
+/** The key usage, extended key usage and basic constraints of this parsed certificate (shared: never modify them); throws where x509 throws. */
+export function readUsage(certificate: x509.X509Certificate): CertificateUsage {
+  const key = sha256(certificate.rawData);
+  const known = usages.get(key);
+  if (known) return known;
+  const usage = readCertificateUsage(new Uint8Array(certificate.rawData), () => certificate);
+  usages.set(key, usage, certificate.rawData.byteLength);
+  return usage;
+}
+
 /** A root (or other self-issued certificate): its subject and issuer names are the same bytes. Read through the cache: every signature asks it of the same chain. */
 export function isSelfIssued(certificateDer: Uint8Array): boolean {
   const { subjectDer, issuerDer } = readCertificateFields(certificateDer);
@@ -114,7 +127,24 @@ export function readCrl(der: Uint8Array): x509.X509Crl {
 
 /** The signature of `child` verifies with the public key of `issuer` (signature only: no dates, no names). */
 export async function isCertificateSignedBy(child: x509.X509Certificate, issuer: x509.X509Certificate): Promise<boolean> {
-  return remembered(`cert|${sha256(child.rawData)}|${sha256(issuer.rawData)}`, () => child.verify({ publicKey: issuer.publicKey, signatureOnly: true }));
+  const issuerKey = sha256(issuer.rawData);
+  return remembered(`cert|${sha256(child.rawData)}|${issuerKey}`, async () => child.verify({ publicKey: await verifyingKey(issuer, issuerKey, child.signatureAlgorithm), signatureOnly: true }));
+}
+
+/**
+ * The issuer's public key imported for one signature algorithm, as x509's `verify` would import it
+ * (the key's algorithm with the signature's): x509 exported and imported the key again for every
+ * certificate it checked, about a millisecond for each fresh signer certificate. Only a key that
+ * imported is kept; a refused one throws, as it threw inside `verify`.
+ */
+async function verifyingKey(issuer: x509.X509Certificate, issuerKey: string, signatureAlgorithm: Algorithm): Promise<CryptoKey> {
+  const algorithm = { ...issuer.publicKey.algorithm, ...signatureAlgorithm };
+  const key = `${issuerKey}|${JSON.stringify(algorithm)}`;
+  const known = verifyingKeys.get(key);
+  if (known) return known;
+  const imported = await issuer.publicKey.export(algorithm, ["verify"]);
+  verifyingKeys.set(key, imported, issuer.publicKey.rawData.byteLength);
+  return imported;
 }
 
 /** The signature of `crl` verifies with the public key of `issuer` (signature only: not its dates). */

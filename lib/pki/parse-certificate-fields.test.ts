@@ -1,13 +1,10 @@
-import fs from "node:fs";
-import path from "node:path";
 import * as asn1js from "asn1js";
 import { describe, expect, test } from "vitest";
 import { parseCertificateFields } from "./parse-certificate-fields";
 import { createPkiHierarchy } from "./generate-pki-hierarchy";
 import { issueSignerCertificate } from "./issue-certificate";
-import { readSignedData } from "./read-signed-data";
 import { readStrictDer } from "./der-tree";
-import { fixturePath } from "@/test/fixtures-dir";
+import { realWorldCertificates } from "./testing/real-world-certificates";
 import { seededRandom } from "@/test/seeded-random";
 
 /** The former reading, on asn1js's tree alone: the reference the strict path must agree with. */
@@ -37,22 +34,6 @@ function fieldsNow(der: Uint8Array) {
   } catch {
     return "refused";
   }
-}
-
-function realWorldCertificates(): Uint8Array[] {
-  const folder = fixturePath("pdfs/real-world");
-  const found = new Map<string, Uint8Array>();
-  for (const file of fs.readdirSync(folder).filter((name) => name.endsWith(".pdf"))) {
-    const text = fs.readFileSync(path.join(folder, file)).toString("latin1");
-    for (const match of text.matchAll(/\/Contents\s*<([0-9A-Fa-f\s]{400,})>/g)) {
-      try {
-        for (const der of readSignedData(new Uint8Array(Buffer.from(match[1].replace(/\s/g, ""), "hex"))).certificatesDer) found.set(Buffer.from(der).toString("hex"), der);
-      } catch {
-        // not a readable CMS
-      }
-    }
-  }
-  return [...found.values()];
 }
 
 describe("parseCertificateFields", () => {

@@ -1,5 +1,5 @@
 import { x509 } from "@/lib/pki/x509-provider";
-import { isCertificateSignedBy, readCertificate } from "@/lib/pki/check-pki-signatures";
+import { isCertificateSignedBy, readCertificate, readUsage } from "@/lib/pki/check-pki-signatures";
 import { findRevocationStatus, type RevocationStatus, type ValidationMaterial } from "./find-revocation-status";
 
 const MAX_CHAIN_LENGTH = 8;
@@ -62,7 +62,7 @@ export async function checkCertificateChain(
     chain.push(issuer);
     anchored = anchors.some((anchor) => anchor.equal(issuer));
     if (!anchored) {
-      const problem = checkIssuer(issuer, chain.length - 2);
+      const problem = checkIssuer(issuer, intermediatesBelow(chain));
       if (problem) problems.push(problem);
     }
   }
@@ -96,23 +96,30 @@ async function findIssuer(child: x509.X509Certificate, pool: x509.X509Certificat
 }
 
 function checkLeaf(leaf: x509.X509Certificate, purpose: ChainPurpose): string | undefined {
-  const usage = leaf.getExtension(x509.KeyUsagesExtension);
-  if (usage && !(usage.usages & (x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation))) {
+  const { keyUsage, extendedKeyUsage } = readUsage(leaf);
+  if (keyUsage !== undefined && !(keyUsage & (x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation))) {
     return `certificate "${leaf.subject}" may not sign (keyUsage)`;
   }
-  const eku = leaf.getExtension(x509.ExtendedKeyUsageExtension);
   if (purpose === "time-stamping") {
     // RFC 3161 2.3: the TSA certificate carries exactly the critical timeStamping purpose
-    if (!eku || !eku.usages.map(String).includes(TIME_STAMPING_EKU)) return `certificate "${leaf.subject}" is not a time-stamping certificate`;
+    if (!extendedKeyUsage?.includes(TIME_STAMPING_EKU)) return `certificate "${leaf.subject}" is not a time-stamping certificate`;
   }
   return undefined;
 }
 
-function checkIssuer(issuer: x509.X509Certificate, certificatesBelow: number): string | undefined {
-  const constraints = issuer.getExtension(x509.BasicConstraintsExtension);
-  if (!constraints?.ca) return `certificate "${issuer.subject}" issues certificates but is not a CA (basicConstraints)`;
-  if (constraints.pathLength !== undefined && certificatesBelow - 1 > constraints.pathLength) return `path length of "${issuer.subject}" exceeded`;
-  const usage = issuer.getExtension(x509.KeyUsagesExtension);
-  if (usage && !(usage.usages & x509.KeyUsageFlags.keyCertSign)) return `certificate "${issuer.subject}" may not sign certificates (keyUsage)`;
+/**
+ * The CA certificates between the leaf and the last certificate of `chain` (its newest issuer) that
+ * count against that issuer's pathLenConstraint: RFC 5280 4.2.1.9 counts the non-self-issued
+ * intermediate certificates that follow it, not the leaf, and not a self-issued key rollover.
+ */
+function intermediatesBelow(chain: x509.X509Certificate[]): number {
+  return chain.slice(1, -1).filter((certificate) => certificate.subject !== certificate.issuer).length;
+}
+
+function checkIssuer(issuer: x509.X509Certificate, intermediates: number): string | undefined {
+  const { basicConstraints, keyUsage } = readUsage(issuer);
+  if (!basicConstraints?.ca) return `certificate "${issuer.subject}" issues certificates but is not a CA (basicConstraints)`;
+  if (basicConstraints.pathLength !== undefined && intermediates > basicConstraints.pathLength) return `path length of "${issuer.subject}" exceeded`;
+  if (keyUsage !== undefined && !(keyUsage & x509.KeyUsageFlags.keyCertSign)) return `certificate "${issuer.subject}" may not sign certificates (keyUsage)`;
   return undefined;
 }
