@@ -3,7 +3,7 @@ import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { x509 } from "@/lib/pki/x509-provider";
 import { digestNames, hashOfSignature } from "@/lib/pki/signature-algorithms";
-import { isCertificateSignedBy, isCrlSignedBy, readCertificate, readCrl } from "@/lib/pki/check-pki-signatures";
+import { isCertificateSignedBy, isCrlSignedBy, readCertificate, readCrl, readUsage } from "@/lib/pki/check-pki-signatures";
 
 const OCSP_SIGNING_EKU = "1.3.6.1.5.5.7.3.9";
 const BASIC_OCSP = "1.3.6.1.5.5.7.48.1.1";
@@ -129,8 +129,7 @@ async function verifyOcspSignature(basic: pkijs.BasicOCSPResponse, issuer: x509.
   const signature = Buffer.from(basic.signature.valueBlock.valueHexView);
   for (const candidate of candidates) {
     if (candidate !== issuer) {
-      const eku = candidate.getExtension(x509.ExtendedKeyUsageExtension);
-      if (candidate.issuer !== issuer.subject || !eku?.usages.map(String).includes(OCSP_SIGNING_EKU)) continue;
+      if (candidate.issuer !== issuer.subject || !readUsage(candidate).extendedKeyUsage?.includes(OCSP_SIGNING_EKU)) continue;
       if (!(await isCertificateSignedBy(candidate, issuer))) continue;
     }
     try {
