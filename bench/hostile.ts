@@ -1,8 +1,7 @@
 // `npm run bench:hostile`: what hostile and very large uploads cost the running server, measured from
 // outside (server RSS from /proc, /api/health latency polled meanwhile), and what repair costs.
 // Prints figures; asserts nothing. Build first (`npx next build`).
-import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { acceptPdf } from "../lib/pdf/accept-pdf";
 import { inspectPdf } from "../lib/pdf/inspect-pdf";
@@ -13,45 +12,9 @@ import { healthDuring, quantile, serverRssMb } from "../e2e/fixtures/server-load
 import { startTestServer, type TestServer } from "../e2e/fixtures/start-test-server";
 import { StampApiClient } from "../e2e/fixtures/stamp-api-client";
 import { fixturePath } from "@/test/fixtures-dir";
+import { ensureHundredPageInput, ensureLargeInput } from "./large-input";
 
-const OUT = path.join(__dirname, "out");
 const FIXTURES = fixturePath("pdfs/valid");
-
-function cachedQpdf(name: string, args: (tmp: string) => string[]): string {
-  const target = path.join(OUT, name);
-  if (existsSync(target)) return target;
-  mkdirSync(OUT, { recursive: true });
-  const tmp = `${target}.tmp.pdf`;
-  execFileSync("qpdf", args(tmp));
-  renameSync(tmp, target);
-  return target;
-}
-
-function large50Mb(): string {
-  const source = path.join(FIXTURES, "classic-xref-pdftex-tracemonkey.pdf");
-  const copies = Math.ceil(50_000_000 / statSync(source).size);
-  const dir = path.join(OUT, "copies");
-  return cachedQpdf("input-50mb.pdf", (tmp) => {
-    mkdirSync(dir, { recursive: true });
-    const pages: string[] = [];
-    for (let i = 0; i < copies; i++) {
-      copyFileSync(source, path.join(dir, `c${i}.pdf`));
-      pages.push(path.join(dir, `c${i}.pdf`), "1-z");
-    }
-    return ["--empty", "--pages", ...pages, "--", tmp];
-  });
-}
-
-function hundredPages(): string {
-  return cachedQpdf("input-100-pages.pdf", (tmp) => [
-    "--empty", "--pages",
-    path.join(FIXTURES, "classic-xref-pdftex-tracemonkey.pdf"), "1-z",
-    path.join(FIXTURES, "openoffice-55pages-links.pdf"), "1-z",
-    path.join(FIXTURES, "pdf13-htmldoc-23pages.pdf"), "1-z",
-    path.join(FIXTURES, "pdftex-libtasn1-manual.pdf"), "1-8",
-    "--", tmp,
-  ]);
-}
 
 async function post(server: TestServer, pathname: string, field: string, bytes: Uint8Array, token?: string): Promise<number> {
   const form = new FormData();
@@ -75,7 +38,7 @@ async function measure(server: TestServer, name: string, work: () => Promise<num
 }
 
 async function main() {
-  const big = new Uint8Array(readFileSync(large50Mb()));
+  const big = new Uint8Array(readFileSync(ensureLargeInput()));
   const server = await startTestServer();
   try {
     const api = new StampApiClient(server.baseUrl);
@@ -101,7 +64,7 @@ async function main() {
     await server.stop();
   }
 
-  const hundred = new Uint8Array(readFileSync(hundredPages()));
+  const hundred = new Uint8Array(readFileSync(ensureHundredPageInput()));
   const damaged = damagePdf(hundred, "xref-offsets-shifted");
   const time = async (work: () => unknown, runs = 5) => {
     const samples: number[] = [];
@@ -115,7 +78,6 @@ async function main() {
   const strict = await time(() => inspectPdf(hundred));
   const repaired = await time(() => acceptPdf(damaged, { repair: repairPdf }));
   console.log(`\nrepair, 100 pages (${(hundred.length / 1e6).toFixed(1)} MB): strict read ${strict.toFixed(1)} ms; damaged xref, rebuilt by pdf-lib ${repaired.toFixed(1)} ms (median of 5, in process)`);
-  rmSync(path.join(OUT, "copies"), { recursive: true, force: true });
 }
 
 void main();

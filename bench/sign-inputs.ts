@@ -2,9 +2,10 @@
 // key material is made fresh on each run.
 import { execFileSync } from "node:child_process";
 import { createPrivateKey } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { FIXTURES, OUT, P12_PASSPHRASE, PKI_DIR, type InputId } from "./sign-case";
+import { ensureHundredPageInput, ensureLargeInput } from "./large-input";
 
 function pemToDer(pem: string): Uint8Array {
   return new Uint8Array(Buffer.from(pem.replace(/-----[^-]+-----/g, "").replace(/\s+/g, ""), "base64"));
@@ -27,52 +28,8 @@ export function pageCount(file: string): number {
   return Number(execFileSync("qpdf", ["--show-npages", file], { encoding: "utf8" }).trim());
 }
 
-/** Builds `target` with qpdf through a temporary name, unless a cached copy exists. */
-function cached(target: string, build: (tmp: string) => void): string {
-  if (existsSync(target) && statSync(target).size > 0) return target;
-  const tmp = `${target}.tmp-${process.pid}.pdf`;
-  build(tmp);
-  renameSync(tmp, target);
-  return target;
-}
-
 export function ensureInputs(): Record<InputId, string> {
-  mkdirSync(OUT, { recursive: true });
-  const tiny = path.join(FIXTURES, "libreoffice70-tiny.pdf");
-
-  // 14 + 55 + 23 + 8 = 100 pages, three producers (pdfTeX, OpenOffice, HTMLDOC)
-  const hundred = cached(path.join(OUT, "input-100-pages.pdf"), (tmp) => {
-    log("building the 100-page input with qpdf");
-    run("qpdf", [
-      "--empty", "--pages",
-      path.join(FIXTURES, "classic-xref-pdftex-tracemonkey.pdf"), "1-z",
-      path.join(FIXTURES, "openoffice-55pages-links.pdf"), "1-z",
-      path.join(FIXTURES, "pdf13-htmldoc-23pages.pdf"), "1-z",
-      path.join(FIXTURES, "pdftex-libtasn1-manual.pdf"), "1-8",
-      "--", tmp,
-    ]);
-  });
-
-  // qpdf shares the objects of a file listed twice, so repeat distinct copies of a 1 MB fixture
-  const large = cached(path.join(OUT, "input-50mb.pdf"), (tmp) => {
-    const source = path.join(FIXTURES, "classic-xref-pdftex-tracemonkey.pdf");
-    const copies = Math.ceil(50_000_000 / statSync(source).size);
-    log(`building the ~50 MB input with qpdf (${copies} copies of ${path.basename(source)})`);
-    const dir = path.join(OUT, `copies-${process.pid}`);
-    mkdirSync(dir, { recursive: true });
-    const pages: string[] = [];
-    for (let i = 0; i < copies; i++) {
-      const copy = path.join(dir, `c${i}.pdf`);
-      copyFileSync(source, copy);
-      pages.push(copy, "1-z");
-    }
-    try {
-      run("qpdf", ["--empty", "--pages", ...pages, "--", tmp]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-  return { "1p": tiny, "100p": hundred, "50mb": large };
+  return { "1p": path.join(FIXTURES, "libreoffice70-tiny.pdf"), "100p": ensureHundredPageInput(), "50mb": ensureLargeInput() };
 }
 
 /** openssl RSA-2048 CA + signer (+ .p12 for @signpdf) and our own ECDSA P-256 hierarchy + agent certificate. */
