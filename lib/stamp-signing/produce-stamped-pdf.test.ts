@@ -81,4 +81,28 @@ describe("planAndProduceStampedPdf", () => {
     expect(result.padesLevel).toBe("B-LT");
     expect(verified.signatures.at(-1)?.level).toBe(result.padesLevel);
   });
+
+  it("asks for the validation data while it signs, and fails with that step's error when it fails", async () => {
+    const { main } = calls();
+    const order: string[] = [];
+    const refused = new Error("CRL store unavailable");
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const overlapped: StampSigningCalls = {
+      ...main,
+      // answered only once the signature's time-stamp was asked for: the worker did not wait for it first
+      validation: async () => {
+        order.push("validation asked");
+        await answered;
+        throw refused;
+      },
+      timestamp: (digest) => {
+        order.push("time-stamp asked");
+        answer();
+        return main.timestamp(digest);
+      },
+    };
+    await expect(planAndProduceStampedPdf(task(pdf, {}), overlapped)).rejects.toBe(refused);
+    expect(order).toEqual(["validation asked", "time-stamp asked"]);
+  });
 });

@@ -58,16 +58,23 @@ export async function planAndProduceStampedPdf(input: StampSignTaskInput, calls:
     accept: (bytes) => timed("inspect", () => acceptPdf(bytes, { repair: repairPdf })),
   });
   const signer = await calls.claim({ repaired: plan.repaired });
-  const validation = await calls.validation({ certificateDer: signer.certificateDer, chainDer: signer.chainDer });
+  // read on the main thread (a database statement) while this worker builds and signs the update
+  const validationAsked = calls.validation({ certificateDer: signer.certificateDer, chainDer: signer.chainDer });
+  // when signing fails first nothing awaits it: not an unhandled rejection (the pool still reports the failure once this step settled)
+  validationAsked.catch(() => undefined);
   const produced = await produceStampedPdf(plan.pdf, plan.image, input.fields, plan, {
     signer,
     timeStamper: calls.timestamp,
-    finish: (pdf) => finishLongTermValidation(pdf, { certificates: validation.certificates, crls: validation.crls }),
+    finish: async (pdf) => {
+      const { certificates, crls } = await validationAsked;
+      return finishLongTermValidation(pdf, { certificates, crls });
+    },
     txToken: input.txToken,
     environment: input.environment,
     verifyUrl: input.verifyUrl,
     signedAt: new Date(),
   });
+  const validation = await validationAsked;
   // measured on what this task built, in the same worker: no second task re-reads the whole output
   const padesLevel = await timed("level", () => deriveStampLevel({ ...produced.signature, dss: validation, anchorsDer: validation.anchorsDer }));
   return { pdf: produced.pdf, sha256: produced.sha256, padesLevel, revocationUnavailable: validation.revocationUnavailable, signerChainDer: signer.chainDer };
