@@ -10,6 +10,10 @@ import { recordStages, requestTimingEnabled, serverTimingHeader, timed } from "@
 import { requestIdOf, runWithRequestContext } from "@/lib/runtime/request-context";
 import { metrics, routeLabel } from "@/lib/metrics/metrics";
 import { logInfo } from "@/lib/runtime/log";
+import { discardUnreadBody } from "@/lib/request-reading/discard-unread-body";
+
+/** How long an answer given before the upload was read waits for the rest of it. */
+const UNREAD_BODY_MS = 15_000;
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 type Handler<Caller> = (request: Request, context: { caller: Caller; services: Services; params: Record<string, string | string[]> }) => Promise<Response>;
@@ -21,12 +25,18 @@ type Handler<Caller> = (request: Request, context: { caller: Caller; services: S
  */
 export function withPublic(family: ApiFamily, handler: Handler<null>) {
   const respond = async (request: Request, route?: RouteContext) => {
+    let services: Services | undefined;
+    let response: Response;
     try {
-      const services = await getServices();
-      return await handler(request, { caller: null, services, params: (await route?.params) ?? {} });
+      services = await getServices();
+      response = await handler(request, { caller: null, services, params: (await route?.params) ?? {} });
     } catch (error) {
-      return errorResponse(error, family);
+      response = errorResponse(error, family);
     }
+    // an answer given before the upload was read (a refused token, a spent budget) must reach a
+    // client that closes its connections; a 413 closes the connection on purpose and is not read
+    if (services && response.status !== 413) await discardUnreadBody(request, { maxBytes: services.config.maxUploadBytes, maxMs: UNREAD_BODY_MS });
+    return response;
   };
   const measured = async (request: Request, route?: RouteContext) => {
     if (!requestTimingEnabled()) return respond(request, route);
