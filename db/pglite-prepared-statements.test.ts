@@ -37,6 +37,9 @@ describe("PGlite statements prepared once", () => {
       ["select count(*)::int as n from t where name is null", [], undefined],
       ["update t set name = $1 where id = $2 and name is null", ["dos", 3], undefined],
       ["with changed as (update t set doc = $1 where id = $2 returning id) select id from changed", [{ b: true }, 2], undefined],
+      // a call's own parser wins over PGlite's for its type; PGlite's still parse the others (bytea, json)
+      ["select * from t order by id", [], { parsers: { [types.INT4]: (value: string) => `int ${value}` } }],
+      ["select * from t order by id", [], { rowMode: "array" as const, parsers: { [types.INT4]: (value: string) => `int ${value}`, [types.TIMESTAMPTZ]: (value: string) => value } }],
     ] as const) {
       const [mine, theirs] = await both(sql, [...params], options);
       expect(mine, sql).toEqual(theirs);
@@ -108,6 +111,21 @@ describe("PGlite statements prepared once", () => {
     await ours.query("select 'next' as s where $1::int = 1", [1]);
     const left = await ours.query<{ custom_plans: number }>("select custom_plans::int from pg_prepared_statements where statement = $1", [text]);
     expect(left.rows).toEqual([{ custom_plans: 1 }]);
+  });
+
+  it("never hands PGlite's parseResults a call's own parsers, which it would copy with its 300-odd own for every statement", async () => {
+    const seen: unknown[] = [];
+    const watched = new PGlite(pgliteByteaCodec);
+    try {
+      await watched.waitReady;
+      const watching = { ...parse, parseResults: (...args: Parameters<typeof parse.parseResults>) => (seen.push(args[2]?.parsers), parse.parseResults(...args)) };
+      prepareStatementsOnce(watched, { parse: watching, protocol });
+      const { rows } = await watched.query<{ n: string }>("select 41 + $1::int as n", [1], { parsers: { [types.INT4]: (value: string) => `int ${value}` } });
+      expect(rows).toEqual([{ n: "int 42" }]);
+      expect(seen).toEqual([undefined]);
+    } finally {
+      await watched.close();
+    }
   });
 
   it("leaves other statements and options to PGlite's own query()", async () => {
