@@ -1,4 +1,5 @@
 import type { PadesLevel } from "@/lib/verification/verification-report";
+import { bytesResponseBody } from "@/lib/http/bytes-response-body";
 
 /** What the output reaches, told to the integrator: B-LT normally, B-T when outside revocation data could not be had. */
 export type OutputLevel = { padesLevel: PadesLevel | null; revocationUnavailable: string[] };
@@ -11,7 +12,7 @@ export function pdfResponse(pdf: Uint8Array, txToken: string, binary: boolean, l
   // a view, not a copy: the signed file may be 50 MB
   const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
   if (binary) {
-    return new Response(bytes as Uint8Array<ArrayBuffer>, {
+    return new Response(bytesResponseBody(bytes), {
       headers: {
         "content-type": "application/pdf",
         "content-disposition": `attachment; filename="${txToken}.pdf"`,

@@ -1,5 +1,6 @@
 import { withSession } from "@/lib/http/with-session";
 import { readProcessDocument } from "@/lib/processes/read-process-document";
+import { bytesResponseBody } from "@/lib/http/bytes-response-body";
 
 export const dynamic = "force-dynamic";
 
@@ -7,7 +8,7 @@ export const dynamic = "force-dynamic";
 export const GET = withSession("processes:read", async (request, { staff, services, params }) => {
   const version = new URL(request.url).searchParams.get("version") === "original" ? "original" : "current";
   const document = await readProcessDocument({ organizationId: staff.organizationId, documentId: String(params.id), version }, { db: services.db, blobs: services.blobs });
-  return new Response(Buffer.from(document.bytes), {
+  return new Response(bytesResponseBody(document.bytes), {
     headers: {
       "content-type": "application/pdf",
       "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(document.name)}`,

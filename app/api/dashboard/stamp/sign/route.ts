@@ -3,6 +3,7 @@ import { parseMultipart } from "@/lib/request-reading/parse-multipart";
 import { parseWith } from "@/lib/request-reading/parse-input";
 import { ZSignPdfFields } from "@/lib/stamp-signing/schemas";
 import { requestStampSignature } from "@/lib/stamp-signing/request-stamp-signature";
+import { bytesResponseBody } from "@/lib/http/bytes-response-body";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +14,7 @@ export const POST = withSession("stamp:sign", async (request, { staff, services 
   const file = (name: string) => body.files.find((f) => f.field === name);
   const result = await requestStampSignature({ caller: staff, fields, pdf: file("pdf_file"), image: file("image"), moveUpload: true }, services);
   if (result.mode === "async") return Response.json({ success: true, message: "OK", tx_token: result.txToken, doc_id: result.docId }, { status: 202 });
-  return new Response(Buffer.from(result.pdf), {
+  return new Response(bytesResponseBody(result.pdf), {
     headers: {
       "content-type": "application/pdf",
       "content-disposition": `attachment; filename="${result.txToken}.pdf"`,
