@@ -8,6 +8,7 @@ import { embedSignature } from "@/lib/pdf/embed-signature";
 import { declareEsicExtension } from "@/lib/pdf/declare-esic-extension";
 import { decodeStream } from "@/lib/pdf/decode-stream";
 import { invalidPdf } from "@/lib/pdf/errors";
+import { joinRevisions } from "@/lib/pdf/join-revisions";
 import { readFormState } from "@/lib/pdf/read-form-state";
 import { guardRead, openForChange, uniqueFieldName } from "@/lib/pdf/sign-pdf";
 
@@ -22,6 +23,8 @@ export interface LongTermValidationInput {
   timestamp?: (digestSha256: Uint8Array) => Promise<Uint8Array>;
   /** Bytes reserved for the token in /Contents. */
   contentsBytes?: number;
+  /** The memory after the document in its buffer is the caller's to give: the revisions are written there (join-revisions.ts). */
+  tailIsFree?: boolean;
 }
 
 const DEFAULT_TOKEN_BYTES = 12288;
@@ -102,15 +105,8 @@ export async function finishLongTermValidation(bytes: Uint8Array, input: LongTer
       placeholder,
     };
   });
-  if (!prepared.tsBytes || !prepared.placeholder || !input.timestamp) {
-    const withDss = new Uint8Array(bytes.length + prepared.dssBytes.length);
-    withDss.set(bytes, 0);
-    withDss.set(prepared.dssBytes, bytes.length);
-    return withDss;
-  }
-  const output = new Uint8Array(bytes.length + prepared.dssBytes.length + prepared.tsBytes.length);
-  output.set(bytes, 0);
-  output.set(prepared.dssBytes, bytes.length);
-  output.set(prepared.tsBytes, bytes.length + prepared.dssBytes.length);
+  const joinOptions = { tailIsFree: input.tailIsFree };
+  if (!prepared.tsBytes || !prepared.placeholder || !input.timestamp) return joinRevisions(bytes, [prepared.dssBytes], joinOptions);
+  const output = joinRevisions(bytes, [prepared.dssBytes, prepared.tsBytes], joinOptions);
   return embedSignature(output, prepared.bodyOffset, prepared.placeholder, input.timestamp);
 }

@@ -6,6 +6,7 @@ import { declareEsicExtension } from "@/lib/pdf/declare-esic-extension";
 import { PageEntry, collectPages, toGeometry } from "@/lib/pdf/collect-pages";
 import { StampAppearance, copyAppearance } from "@/lib/pdf/copy-appearance";
 import { embedSignature } from "@/lib/pdf/embed-signature";
+import { joinRevisions } from "@/lib/pdf/join-revisions";
 import { PdfError, invalidPdf } from "@/lib/pdf/errors";
 import { StampRect, mapStampRect } from "@/lib/pdf/map-stamp-rect";
 import { LazyPdf, asPdfError, openLazyPdf } from "@/lib/pdf/open-lazy-pdf";
@@ -31,6 +32,8 @@ export interface SignPdfOptions {
   };
   /** Written as /M in the signature dictionary (not as a CMS attribute). */
   signingTime?: Date;
+  /** The memory after `bytes` in its buffer is the caller's to give: the revision is written there, not into a copy (join-revisions.ts). */
+  tailIsFree?: boolean;
 }
 
 export const DEFAULT_CONTENTS_BYTES = 16384;
@@ -154,9 +157,7 @@ export async function signPdf(bytes: Uint8Array, options: SignPdfOptions): Promi
   });
   const written = update.write();
 
-  const output = new Uint8Array(bytes.length + written.bytes.length);
-  output.set(bytes, 0);
-  output.set(written.bytes, bytes.length);
+  const output = joinRevisions(bytes, [written.bytes], { tailIsFree: options.tailIsFree });
   return embedSignature(output, written.bodyOffsets.get(signatureRef.objectNumber)!, placeholder, options.sign);
 }
 

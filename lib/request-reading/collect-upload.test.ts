@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UploadCollector } from "./collect-upload";
+import { REVISION_ROOM_BYTES, UploadCollector } from "./collect-upload";
 
 const MB = 1024 * 1024;
 
@@ -38,9 +38,11 @@ describe("UploadCollector", () => {
     expect(bytes.byteOffset).toBe(0);
   });
 
-  it("holds a large file in the one preallocated buffer, without an exact-size copy", () => {
+  it("holds a large file in the one preallocated buffer, without an exact-size copy, with room after it that holds only zeros", () => {
     const bytes = collect(3 * MB + 500, chunksOf(3 * MB + 17, 65_536));
-    expect(bytes.buffer.byteLength).toBe(3 * MB + 500);
+    expect(bytes.buffer.byteLength).toBe(3 * MB + 500 + REVISION_ROOM_BYTES);
+    // the room a signature's revisions are written into (lib/pdf/join-revisions.ts): nothing of the body is there
+    expect(new Uint8Array(bytes.buffer, bytes.length).every((byte) => byte === 0)).toBe(true);
   });
 
   it("copies a file much smaller than the body to its own size (a clone then sends no more)", () => {

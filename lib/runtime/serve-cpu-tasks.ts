@@ -5,6 +5,7 @@ import { ownMemory } from "./worker-memory";
 import type { BuiltInCalls, CpuTaskImplementations, CpuTaskTable, MainThreadCalls, TaskContext } from "./cpu-task";
 import { recordStages } from "./request-timing";
 import { deserializeError, serializeError, type SerializedError } from "./task-errors";
+import { ownedBuffers, topLevelBuffers } from "./task-output-transfer";
 
 type Incoming =
   | { kind: "task"; id: number; task: string; input: unknown; timing?: boolean }
@@ -92,32 +93,16 @@ async function handle(tasks: Record<string, UntypedTask>, loaders: Record<string
     runningContext = taskContext;
     // the pool sent the input its typed `run` was given for this task name (lib/runtime/cpu-pool.ts)
     const run = () => task(message.input as never, taskContext);
+    const inputBuffers = topLevelBuffers(message.input);
     if (!message.timing) {
       const output = await run();
-      parentPort!.postMessage({ kind: "done", id: message.id, ok: true, output }, ownedBuffers(output));
+      parentPort!.postMessage({ kind: "done", id: message.id, ok: true, output }, ownedBuffers(output, inputBuffers));
       return;
     }
     // a profiled request: the stages measured here travel back with the output
     const { result, stages, totalMs } = await recordStages(async () => run());
-    parentPort!.postMessage({ kind: "done", id: message.id, ok: true, output: result, timing: { stages, totalMs } }, ownedBuffers(result));
+    parentPort!.postMessage({ kind: "done", id: message.id, ok: true, output: result, timing: { stages, totalMs } }, ownedBuffers(result, inputBuffers));
   } catch (error) {
     parentPort!.postMessage({ kind: "done", id: message.id, ok: false, error: serializeError(error) });
   }
-}
-
-const TRANSFER_FROM_BYTES = 64 * 1024;
-
-/**
- * The large byte arrays of a task's output (itself or its top-level fields) that alone own their
- * memory: moved to the main thread instead of copied (a signed 50 MB PDF). Small arrays, views into
- * a larger buffer (Node's shared pool among them) and shared memory are copied as usual.
- */
-function ownedBuffers(output: unknown): ArrayBuffer[] {
-  const candidates = output instanceof Uint8Array ? [output] : output && typeof output === "object" ? Object.values(output) : [];
-  const buffers = new Set<ArrayBuffer>();
-  for (const value of candidates) {
-    if (!(value instanceof Uint8Array) || !(value.buffer instanceof ArrayBuffer)) continue;
-    if (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength && value.byteLength >= TRANSFER_FROM_BYTES) buffers.add(value.buffer);
-  }
-  return [...buffers];
 }

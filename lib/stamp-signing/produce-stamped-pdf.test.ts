@@ -13,6 +13,7 @@ import { verifyPdfSignatures } from "@/lib/verification/verify-pdf-signatures";
 import { ZSignPdfFields } from "./schemas";
 import { planAndProduceStampedPdf, type StampSigningCalls } from "./produce-stamped-pdf";
 import { FIXTURES_DIR } from "@/test/fixtures-dir";
+import { damagePdf } from "@/lib/pdf/test-support/damage-pdf";
 
 const FIXTURES = FIXTURES_DIR;
 const pdf = new Uint8Array(readFileSync(`${FIXTURES}/pdfs/valid/libreoffice70-tiny.pdf`));
@@ -80,6 +81,40 @@ describe("planAndProduceStampedPdf", () => {
     const verified = await verifyPdfSignatures(result.pdf, [pki.root.certificateDer]);
     expect(result.padesLevel).toBe("B-LT");
     expect(verified.signatures.at(-1)?.level).toBe(result.padesLevel);
+  });
+
+  /** `bytes` at the start of a buffer with room after it, as an upload moved to the worker arrives (collect-upload.ts). */
+  const withRoom = (bytes: Uint8Array, room = 256 * 1024) => {
+    const roomy = new Uint8Array(bytes.length + room);
+    roomy.set(bytes);
+    return roomy.subarray(0, bytes.length);
+  };
+
+  it("writes the signature's and the DSS's revisions after an upload that has room, in its own buffer; the upload's bytes stay as they were and the output passes validate-pdf", async () => {
+    const { main } = calls();
+    const upload = withRoom(pdf);
+    const result = await planAndProduceStampedPdf({ ...task(upload, { page: "1", position_x: "40", position_y: "40", qr_type: "auto" }, portrait), pdfTailIsFree: true }, main);
+    expect(result.pdf.buffer).toBe(upload.buffer);
+    expect(result.pdf.byteOffset).toBe(0);
+    expect(Buffer.from(upload).equals(Buffer.from(pdf))).toBe(true);
+    expect(Buffer.from(result.pdf.subarray(0, pdf.length)).equals(Buffer.from(pdf))).toBe(true);
+    const report = validatePdf(result.pdf, toPem(pki.root.certificateDer));
+    expect(report.pass, report.output).toBe(true);
+    expect(Buffer.from(sha256(result.pdf)).toString("hex")).toBe(result.sha256);
+  });
+
+  it("copies when the room is not given, or when the upload had to be rebuilt (the rebuilt bytes have no room)", async () => {
+    const { main } = calls();
+    const notGiven = withRoom(pdf);
+    const copied = await planAndProduceStampedPdf(task(notGiven, {}), main);
+    expect(copied.pdf.buffer).not.toBe(notGiven.buffer);
+    expect(new Uint8Array(notGiven.buffer, pdf.length).every((byte) => byte === 0)).toBe(true);
+    const damaged = withRoom(damagePdf(pdf, "xref-offsets-shifted"));
+    const rebuilt = await planAndProduceStampedPdf({ ...task(damaged, {}), pdfTailIsFree: true }, main);
+    expect(rebuilt.pdf.buffer).not.toBe(damaged.buffer);
+    expect(new Uint8Array(damaged.buffer, damaged.length).every((byte) => byte === 0)).toBe(true);
+    const report = validatePdf(rebuilt.pdf, toPem(pki.root.certificateDer));
+    expect(report.pass, report.output).toBe(true);
   });
 
   it("asks for the validation data while it signs, and fails with that step's error when it fails", async () => {

@@ -32,6 +32,8 @@ export type StampSignTaskInput = {
   txToken: string;
   environment: "quality" | "production";
   verifyUrl: string;
+  /** `pdf` was moved here with room after it in its buffer (an upload, collect-upload.ts): the revisions are written there, not into copies. */
+  pdfTailIsFree?: boolean;
 };
 
 /**
@@ -62,13 +64,16 @@ export async function planAndProduceStampedPdf(input: StampSignTaskInput, calls:
   const validationAsked = calls.validation({ certificateDer: signer.certificateDer, chainDer: signer.chainDer });
   // when signing fails first nothing awaits it: not an unhandled rejection (the pool still reports the failure once this step settled)
   validationAsked.catch(() => undefined);
+  // a rebuilt (repaired) document is new bytes of its own size: only the upload itself has the room
+  const tailIsFree = input.pdfTailIsFree === true && plan.pdf === input.pdf;
   const produced = await produceStampedPdf(plan.pdf, plan.image, input.fields, plan, {
     signer,
     timeStamper: calls.timestamp,
     finish: async (pdf) => {
       const { certificates, crls } = await validationAsked;
-      return finishLongTermValidation(pdf, { certificates, crls });
+      return finishLongTermValidation(pdf, { certificates, crls, tailIsFree });
     },
+    tailIsFree,
     txToken: input.txToken,
     environment: input.environment,
     verifyUrl: input.verifyUrl,
@@ -85,6 +90,8 @@ export type StampSigningContext = {
   timeStamper: TimeStamper;
   /** Appends validation data after the signature (PAdES B-LT). */
   finish: (signed: Uint8Array) => Promise<Uint8Array>;
+  /** The memory after the document in its buffer may take the revisions (join-revisions.ts). */
+  tailIsFree?: boolean;
   txToken: string;
   environment: "quality" | "production";
   verifyUrl: string;
@@ -126,6 +133,7 @@ export async function produceStampedPdf(
       signerName: fields.names ? `${fields.names} ${fields.last_names ?? ""}`.trim() : undefined,
       reason: `Firma ${signTypeLabel[fields.sign_type]} · Id ${context.txToken}`,
       signingTime: context.signedAt,
+      tailIsFree: context.tailIsFree,
       appendPage: plan.placement?.appendPage,
       widget,
     }));

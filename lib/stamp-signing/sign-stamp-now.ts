@@ -10,7 +10,7 @@ import { isSelfIssued } from "@/lib/pki/check-pki-signatures";
 import type { PadesLevel } from "@/lib/verification/verification-report";
 import type { TaskRunner } from "@/lib/runtime/cpu-pool";
 import type { StampSigningTasks } from "./stamp-signing-tasks";
-import type { StampSigningCalls } from "./produce-stamped-pdf";
+import type { StampSigningCalls, StampSignTaskInput } from "./produce-stamped-pdf";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import type { SignPdfFields } from "./schemas";
 
@@ -71,10 +71,12 @@ export async function signStampNow(
     },
     timestamp: async (digest) => (await timeStamper)(digest),
   };
-  const input = { pdf: job.pdf, image: job.image, fields: job.fields, txToken: job.txToken, environment: config.APP_ENV, verifyUrl: verificationUrl(config.publicUrl, job) };
+  const input: StampSignTaskInput = { pdf: job.pdf, image: job.image, fields: job.fields, txToken: job.txToken, environment: config.APP_ENV, verifyUrl: verificationUrl(config.publicUrl, job) };
   // a large upload's buffer is its own (never Node's shared pool): moving it spares a copy on the event loop
   const movable = job.giveUpInput && job.pdf.byteOffset === 0 && job.pdf.buffer instanceof ArrayBuffer && job.pdf.byteLength >= MOVE_FROM_BYTES;
   const transfer = movable ? [job.pdf.buffer as ArrayBuffer] : [];
+  // a moved upload's buffer holds only the upload, and room after it (collect-upload.ts) the worker may write into
+  if (movable) input.pdfTailIsFree = true;
   const pool: TaskRunner<StampSigningTasks> = pools.cpu;
   const result = await pool.run("plan-and-produce-stamped-pdf", input, calls, transfer);
   await completeStampSignature({ job, produced: result, revocationUnavailable: result.revocationUnavailable, signerChainDer: result.signerChainDer, transaction: job.transaction?.() }, services);
