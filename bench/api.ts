@@ -5,7 +5,7 @@
 // `npx tsx bench/on-postgres.ts bench/api.ts`. `--large` adds the ~50 MB signPDF over HTTP (`--large-only`: that alone);
 // `--time-stamps` measures only /api/health, signTimeStamp and /api/tsa (a quick run for the TSA path);
 // `--sign-pdf` only /api/health and plain signPDF at c=1 and c=8 (a quick run for its database path).
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -16,6 +16,7 @@ import { readTimeStampResponse } from "../lib/tsa/read-time-stamp-response";
 import { cpuMs, peakRssMb, resetPeakRss, rssMb, serverPid } from "./server-process";
 import { ensureLargeInput } from "./large-input";
 import { checkSampledOutputs, sampler, type Sample } from "./check-sampled-outputs";
+import { probeHealth } from "./health-probe";
 
 const pdf = fixture("pdfs/valid/libreoffice70-tiny.pdf");
 const image = fixture("images/portrait-413x531.jpg");
@@ -259,42 +260,6 @@ async function largeUpload(server: TestServer, api: StampApiClient, file: string
     `  server RSS before ${baselineRss.toFixed(0)} MB, peak during the runs ${peak.toFixed(0)} MB; peak - before = ${(peak - baselineRss).toFixed(0)} MB (goal: peak <= 1.5 x file + 100 MB = ${(1.5 * fileMb + 100).toFixed(0)} MB)`,
     `  stages of the last run (Server-Timing, wall ms): ${stages.replace(/;dur=/g, " ").replace(/,\s*/g, ", ")}`,
   ];
-}
-
-/**
- * Asks /api/health back to back while a large request runs; the slowest answer bounds how long the
- * server's event loop was blocked (parsing, copying) during that request.
- */
-/**
- * The slowest /api/health answer while `stop` is not yet called, asked from a process of its own: in
- * this one, building and reading a 50 MB request (the Blob's copy, the answer's) stalls the client's
- * own event loop, and a probe here measured that too (~700 ms of the "pause" on a 2-core VM). It
- * asks every 10 ms, not back to back, so that on 2 cores it does not take a core from the request.
- */
-function probeHealth(server: TestServer): { stop: () => Promise<number> } {
-  const script = `
-    let running = true, slowest = 0;
-    process.stdin.on("end", () => (running = false)).resume();
-    (async () => {
-      while (running) {
-        const t0 = performance.now();
-        await (await fetch(process.argv[1] + "/api/health")).arrayBuffer();
-        slowest = Math.max(slowest, performance.now() - t0);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      process.stdout.write(String(slowest));
-    })();`;
-  const child = spawn(process.execPath, ["-e", script, server.baseUrl], { stdio: ["pipe", "pipe", "inherit"] });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-  return {
-    stop: async () => {
-      child.stdin.end();
-      await exited;
-      return Number(output);
-    },
-  };
 }
 
 main().catch((error) => {
