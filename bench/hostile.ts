@@ -27,11 +27,14 @@ async function post(server: TestServer, pathname: string, field: string, bytes: 
 async function measure(server: TestServer, name: string, work: () => Promise<number[]>) {
   global.gc?.();
   const before = serverRssMb(server);
-  const started = performance.now();
-  const run = work();
-  const { latencies, peakRssMb } = await healthDuring(server, run);
-  const statuses = await run;
-  const seconds = (performance.now() - started) / 1000;
+  let seconds = 0;
+  const timed = async () => {
+    const started = performance.now();
+    const statuses = await work();
+    seconds = (performance.now() - started) / 1000;
+    return statuses;
+  };
+  const { result: statuses, latencies, peakRssMb } = await healthDuring(server, timed);
   console.log(
     `${name.padEnd(46)} ${seconds.toFixed(2).padStart(6)} s   statuses ${[...new Set(statuses)].join("/")}   RSS ${before.toFixed(0)} → ${peakRssMb.toFixed(0)} MB (+${(peakRssMb - before).toFixed(0)})   health p50 ${quantile(latencies, 0.5).toFixed(1)} p99 ${quantile(latencies, 0.99).toFixed(1)} max ${Math.max(...latencies).toFixed(1)} ms`,
   );
