@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { objectStreamBomb, xrefStreamChainBomb } from "@/lib/pdf/test-support/make-bombs";
-import { healthDuring, quantile, serverRssMb } from "../fixtures/server-load";
+import { eventLoopStallCheck, healthDuring, quantile, serverCpuMs, serverRssMb } from "../fixtures/server-load";
 import { startTestServer, type TestServer } from "../fixtures/start-test-server";
 import { StampApiClient, fixture } from "../fixtures/stamp-api-client";
 
@@ -27,7 +27,6 @@ function costlyPkcs12(): Uint8Array {
   return new Uint8Array(fs.readFileSync(path.join(dir, "c.p12")));
 }
 
-let idleP95 = 0;
 let baselineRssMb = 0;
 
 beforeAll(async () => {
@@ -37,8 +36,6 @@ beforeAll(async () => {
   // warm up: routes compiled, worker threads started, as on a server that has been up a while
   const tiny = fixture("pdfs/valid/libreoffice70-tiny.pdf");
   await Promise.all([verify(tiny), verify(tiny), api.signPdf({}, { pdf: tiny })]);
-  const idle = await healthDuring(server, () => Promise.resolve());
-  idleP95 = quantile(idle.latencies, 0.95);
   baselineRssMb = serverRssMb(server);
 }, 180_000);
 afterAll(async () => {
@@ -52,14 +49,16 @@ const bombs: [string, () => Uint8Array][] = [
   ["object stream of 60 MB", () => objectStreamBomb(60)],
 ];
 
-/** Health p95 allowed during hostile work: a stall of the event loop (≥ ~300 ms) fails it, a busy machine does not. */
-const healthBound = (idleP95: number) => Math.max(300, 5 * idleP95 + 100);
-
 describe("hostile uploads: a typed refusal, bounded server memory, /api/health answering meanwhile", () => {
   it.each(bombs)("%s, four at a time to /api/verify and signPDF", async (_name, make) => {
     const bomb = make();
     const work = () => Promise.all([verify(bomb), verify(bomb), api.signPdf({}, { pdf: bomb }).then(async (r) => ({ status: r.status, body: await r.json() })), verify(bomb)]);
-    const { result: answers, latencies, peakRssMb } = await healthDuring(server, work);
+    const cpuBefore = serverCpuMs(server);
+    const figures = await healthDuring(server, work);
+    const cpuAfter = serverCpuMs(server);
+    const mainThreadCpuMs = cpuAfter.mainThread - cpuBefore.mainThread;
+    const processCpuMs = cpuAfter.process - cpuBefore.process;
+    const { result: answers, latencies, peakRssMb } = figures;
     for (const answer of answers) {
       // the verifier may not need the trap at all (an object stream holding only pages): then it is an unsigned file
       if (answer.status === 200) {
@@ -74,21 +73,26 @@ describe("hostile uploads: a typed refusal, bounded server memory, /api/health a
     expect(answers[2].status).toBe(400);
     // memory from outside the process: four bombs cost far less than what they claim (64 MB to 2 GB each)
     expect(peakRssMb - baselineRssMb, `baseline ${baselineRssMb.toFixed(0)} MB, peak ${peakRssMb.toFixed(0)} MB`).toBeLessThan(400);
-    // the event loop is free while workers chew: health stays near its idle latency. The bound is
-    // loose enough for a machine busy with other work (CI runs beside other suites) and still far
-    // below the 1–3 s a parse on the main thread used to stall it (bench/hostile.ts has the figures)
-    const p95 = quantile(latencies, 0.95);
-    expect(p95, `health p95 ${p95.toFixed(1)} ms, idle p95 ${idleP95.toFixed(1)} ms`).toBeLessThan(healthBound(idleP95));
-    console.log(`${_name}: health p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms; RSS ${baselineRssMb.toFixed(0)} → ${peakRssMb.toFixed(0)} MB`);
+    // the event loop is free while workers chew: health stays under 1 s (or near the control's on a
+    // machine busy with other work), below the 1–3 s a parse on the main thread used to stall it
+    // for each (bench/hostile.ts has the figures)
+    const { p95, bound, text } = eventLoopStallCheck(figures);
+    const figuresText = `health p50 ${quantile(latencies, 0.5).toFixed(1)} ms, ${text}, max ${Math.max(...latencies).toFixed(1)} ms; server CPU ${processCpuMs} ms, its main thread ${mainThreadCpuMs} ms; RSS ${baselineRssMb.toFixed(0)} → ${peakRssMb.toFixed(0)} MB`;
+    // the main thread's CPU time tells a stall from a machine too busy to run it: here it only reads
+    // the uploads and answers (140-550 ms for the four and the probe's requests, 2-core VM)
+    expect(p95, figuresText).toBeLessThan(bound);
+    console.log(`${_name}: ${figuresText}`);
   }, 180_000);
 
   it("a PKCS#12 asking for 5,000,000 MAC iterations is refused at once, and health never waits for it", async () => {
     const p12 = costlyPkcs12();
     const work = () => api.postForm("/api/v2/agentCertificate", { p12_password: "x" }, { p12_file: p12 }).then(async (r) => ({ status: r.status, body: await r.json() }));
-    const { result: answer, latencies } = await healthDuring(server, work);
+    const figures = await healthDuring(server, work);
+    const answer = figures.result;
     expect(answer.status).toBe(400);
     expect(answer.body.message).toContain("5,000,000");
-    expect(quantile(latencies, 0.95)).toBeLessThan(healthBound(idleP95));
+    const { p95, bound, text } = eventLoopStallCheck(figures);
+    expect(p95, text).toBeLessThan(bound);
   }, 120_000);
 
   it("the server is still healthy and signs after all of it", async () => {
