@@ -31,14 +31,14 @@ afterAll(() => {
 const stall = (ms: number) => fetch(`${server.baseUrl}/stall?ms=${ms}`).then((response) => response.arrayBuffer());
 
 describe("the health probe's stall verdict", () => {
-  it("four stalls of the server's event loop, 1.5 s each, exceed the bound", async () => {
+  it("four stalls of the server's event loop, 2 s each, exceed the bound", async () => {
     const stalled = await healthDuring(server, async () => {
-      for (let i = 0; i < 4; i++) await Promise.all([stall(1500), new Promise((resolve) => setTimeout(resolve, 30))]);
+      for (let i = 0; i < 4; i++) await Promise.all([stall(2000), new Promise((resolve) => setTimeout(resolve, 30))]);
     });
     const check = eventLoopStallCheck(stalled);
     expect(check.p95, check.text).toBeGreaterThanOrEqual(check.bound);
     // the probe's own control never waited on the stalled server
-    expect(check.controlP95, check.text).toBeLessThan(300);
+    expect(check.controlP95, check.text).toBeLessThan(check.p95 / 2);
   }, 60_000);
 
   it("a server whose loop is free stays under the bound", async () => {
