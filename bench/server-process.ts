@@ -2,6 +2,7 @@
 // threads (worker threads included), RSS and peak RSS.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import { cpuMsOf } from "../e2e/fixtures/server-load";
 import type { TestServer } from "../e2e/fixtures/start-test-server";
 
 /** The process that serves requests: `next start` itself, or the child it forked. */
@@ -16,15 +17,8 @@ export function serverPid(server: TestServer): number {
   }
 }
 
-const TICKS_PER_SECOND = 100;
-
 /** user + system CPU time of the process (all threads, dead ones included), in ms. */
-export function cpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // fields[11] and fields[12] are utime and stime (fields 14 and 15 of proc(5))
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-}
+export const cpuMs = (pid: number): number => cpuMsOf(`/proc/${pid}/stat`);
 
 function statusKb(pid: number, key: string): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
