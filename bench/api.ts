@@ -17,6 +17,7 @@ import { cpuMs, peakRssMb, resetPeakRss, rssMb, serverPid } from "./server-proce
 import { ensureLargeInput } from "./large-input";
 import { checkSampledOutputs, sampler, type Sample } from "./check-sampled-outputs";
 import { startHealthProbe } from "../e2e/fixtures/health-probe";
+import { curlSignPdf } from "./curl-upload";
 
 const pdf = fixture("pdfs/valid/libreoffice70-tiny.pdf");
 const image = fixture("images/portrait-413x531.jpg");
@@ -222,8 +223,7 @@ async function largeUpload(server: TestServer, api: StampApiClient, file: string
     return performance.now() - t0;
   };
   // warm-up (page cache, first large allocation), then measured runs interleaved with sha256sum
-  // (the first request may meet a keep-alive socket the server has just closed: EPIPE, retried once)
-  await (await api.signPdf(plain, { pdf: bytes }).catch(() => api.signPdf(plain, { pdf: bytes }))).arrayBuffer();
+  await curlSignPdf(server.baseUrl, api.token, plain, file);
   const baselineRss = rssMb(pid);
   resetPeakRss(pid);
   const signMs: number[] = [];
@@ -238,15 +238,14 @@ async function largeUpload(server: TestServer, api: StampApiClient, file: string
     // every 10 ms, not back to back: on 2 cores the probe must not take a core from the request
     const probe = await startHealthProbe(server, { gapMs: 10 });
     const before = cpuMs(pid);
-    const t0 = performance.now();
-    const response = await api.signPdf(plain, { pdf: bytes });
-    const body = new Uint8Array(await response.arrayBuffer());
-    signMs.push(performance.now() - t0);
+    const answer = await curlSignPdf(server.baseUrl, api.token, plain, file);
+    const body = answer.body;
+    signMs.push(answer.ms);
     pauses.push(Math.max(...(await probe.stop()).latencies));
     cpu.push(cpuMs(pid) - before);
-    stages = response.headers.get("server-timing") ?? stages;
-    lastLevel = response.headers.get("x-pades-level");
-    if (!response.ok) failures.push(`50 MB signPDF: HTTP ${response.status} ${Buffer.from(body.subarray(0, 300)).toString()}`);
+    stages = answer.headers.get("server-timing") ?? stages;
+    lastLevel = answer.headers.get("x-pades-level") ?? null;
+    if (answer.status !== 200) failures.push(`50 MB signPDF: HTTP ${answer.status} ${Buffer.from(body.subarray(0, 300)).toString()}`);
     else last = body;
   }
   const peak = peakRssMb(pid);
@@ -254,7 +253,7 @@ async function largeUpload(server: TestServer, api: StampApiClient, file: string
   const fileMb = bytes.length / 1024 / 1024;
   const ratio = median(signMs) / median(shaMs);
   return [
-    `50 MB signPDF over HTTP (${fileMb.toFixed(1)} MiB, binary response, c=1, 3 runs):`,
+    `50 MB signPDF over HTTP, sent by curl (${fileMb.toFixed(1)} MiB, binary response, c=1, 3 runs):`,
     `  signPDF p50 ${median(signMs).toFixed(0)} ms (server CPU ${median(cpu).toFixed(0)} ms); sha256sum p50 ${median(shaMs).toFixed(0)} ms; in-process SHA-256 ${inProcessSha().toFixed(0)} ms`,
     `  ratio signPDF / sha256sum = ${ratio.toFixed(2)}x (goal <= 3x)`,
     `  main-thread pause: slowest /api/health answered while a 50 MB request ran, p50 over the runs ${median(pauses).toFixed(0)} ms (max ${Math.max(...pauses).toFixed(0)} ms)`,
