@@ -1,7 +1,8 @@
 // A large signPDF sent by curl, not by this process's fetch: on a 2-core VM, Node's fetch with a
 // FormData Blob sends 50 MB in ~700-900 ms (to a server that only discards it), curl in ~60 ms.
 // The bench measures the server, so its 50 MB client is curl
-// (bench/results/2026-12-01-large-upload-client-curl.txt has the figures).
+// (bench/results/2026-12-01-large-upload-client-curl.txt has the figures). Needs curl on the PATH
+// (Debian: apt-get install curl); the test suite does not.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
