@@ -71,6 +71,21 @@ describe("PostgreSQL blob store written by binary COPY (against a real cluster)"
     expect(Buffer.from((await store.get(key))!).equals(Buffer.from(small))).toBe(true);
   });
 
+  it("a small blob (sent as base64) keeps every byte of a view into a larger buffer, and one written again takes the new body, size and type", async () => {
+    const key = `org/stamp/${crypto.randomUUID()}.pdf`;
+    const whole = new Uint8Array(5000);
+    for (let i = 0; i < whole.length; i++) whole[i] = (i * 7) % 256;
+    // only the view's bytes, not the buffer around it
+    const view = whole.subarray(1000, 3000);
+    await store.put(key, view, "application/pdf");
+    expect(Buffer.from((await store.get(key))!).equals(Buffer.from(view))).toBe(true);
+    const next = new Uint8Array(crypto.randomBytes(700));
+    await store.put(key, next, "image/png");
+    expect(Buffer.from((await store.get(key))!).equals(Buffer.from(next))).toBe(true);
+    const [row] = await database.db.select({ size: blobs.size, contentType: blobs.contentType }).from(blobs).where(eq(blobs.key, key));
+    expect(row).toEqual({ size: 700, contentType: "image/png" });
+  });
+
   it("reads blobs the former parameter path wrote, and the column is stored uncompressed", async () => {
     const key = `org/stamp/${crypto.randomUUID()}.pdf`;
     const body = everyByte();
