@@ -125,6 +125,29 @@ describe("signAsProcessSigner", () => {
     ]);
   });
 
+  it("reads the signer's file while the certificate is made, yet a refusal is still the refusal, and an unreadable file fails the signature with nothing recorded", async () => {
+    const caller = { credentialId: null as unknown as string, clientname: "api@acme.test", role: "admin" as const, organizationId, organizationDomain: "acme.test" };
+    const created = await createProcess(
+      { caller, fields: ZCreateProcessFields.parse({ signers: [{ doc_id: "33333333" }] }), files: files.slice(0, 1) },
+      { db: services.db, blobs: services.blobs, links: { secretKey: services.config.secretKey, publicUrl: services.config.publicUrl }, pools: services.pools },
+    );
+    const token = String(created.msg).split("/").pop()!;
+    const reads: string[] = [];
+    // a store whose files can no longer be read (a bucket gone, a disk failing)
+    const unreadable = { ...services.blobs, get: async (key: string) => (reads.push(key), Promise.reject(new Error("the blob store is unreachable"))) };
+    const signer = await verifySignerIdentity({ token, docId: "33333333" }, services.db);
+    await confirmSignerNames({ token, signerId: signer.signerId, names: { given_name: "Eva", family_name: "Ruiz" } }, services.db);
+    // not every page shown: that is the answer, and the read that failed meanwhile is nobody's unhandled error
+    await expect(signAsProcessSigner({ token, signerId: signer.signerId }, { ...services, blobs: unreadable })).rejects.toMatchObject({ reason: "pages_not_shown" });
+    expect(reads).toHaveLength(1);
+    await showEveryPage({ token, signerId: signer.signerId }, services.db);
+    await expect(signAsProcessSigner({ token, signerId: signer.signerId }, { ...services, blobs: unreadable })).rejects.toThrow("the blob store is unreachable");
+    const [row] = await services.db.select().from(processSigners).where(eq(processSigners.id, signer.signerId));
+    expect(row.status).toBe("pending");
+    // with the store back, the same signer signs
+    expect(await signAsProcessSigner({ token, signerId: signer.signerId }, services)).toMatchObject({ processStatus: "signed", completed: true });
+  });
+
   it("draws each stamp exactly at its integer slot on the appended page, readable at 100% zoom in every size and orientation", async () => {
     const caller = { credentialId: null as unknown as string, clientname: "api@acme.test", role: "admin" as const, organizationId, organizationDomain: "acme.test" };
     const styles = [

@@ -75,8 +75,12 @@ function auditDerivedLevels({ processId, outputs }: { processId: string; outputs
 type ProcessSignaturePlan = Awaited<ReturnType<typeof planProcessSignature>>;
 
 /** Who signs what, with which freshly issued certificate, time stampers and validation data. */
-async function planProcessSignature(input: { token: string; signerId: string; sessionId?: string }, { db, config, pools }: ProcessSigningDeps) {
+async function planProcessSignature(input: { token: string; signerId: string; sessionId?: string }, { db, blobs, config, pools }: ProcessSigningDeps) {
   const plan = await prepareSignerSignature(input, db);
+  // the first file is read while the certificate is made (one file: most processes; more would all be held at once)
+  const firstOriginal = plan.documents.length > 0 ? blobs.get(plan.documents[0].blobKey) : undefined;
+  // a plan refused below leaves this read unawaited: its failure is not the request's
+  firstOriginal?.catch(() => undefined);
   // the reading record the signature is made on: checked complete here, and recorded as its evidence
   const pagesShown = await assertEveryPageShown(plan, db);
   // the names the signer confirmed (prepareSignerSignature refuses to go on without them)
@@ -102,10 +106,17 @@ async function planProcessSignature(input: { token: string; signerId: string; se
     // the shared platform CA certifies the person for this organization: who vouched is in the subject
     organization: plan.organizationName.trim().slice(0, 64),
   }));
-  // the certificate is kept (for revocation and audit); its key is not
-  await storeCertificate({ certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey }, db);
+  // the certificate is kept (for revocation and audit; its key is not) while its validation data is
+  // read: neither needs the other, so on PostgreSQL the two statements share one wait
+  const [, timeStamper, documentTimeStamper, validation] = await Promise.all([
+    storeCertificate({ certificate: { certificateDer: certificate.certificateDer }, purpose: "signer", environment: settings.environment, organizationId: plan.organizationId, chainDer: [pki.issuing.certificateDer], secretKey: settings.secretKey }, db),
+    timeStamperFor({ db, settings }),
+    documentTimeStamperFor({ db, settings }),
+    timed("dss", () => validationData({ signerCertificates: [certificate.certificateDer] }, { db, settings, pools })),
+  ]);
   return {
     ...plan,
+    firstOriginal,
     pagesShown,
     proven,
     identity,
@@ -113,9 +124,9 @@ async function planProcessSignature(input: { token: string; signerId: string; se
     lastNames,
     settings,
     cmsSigner: { certificateDer: certificate.certificateDer, privateKey: certificate.privateKey, chainDer: [pki.issuing.certificateDer] },
-    timeStamper: await timeStamperFor({ db, settings }),
-    documentTimeStamper: await documentTimeStamperFor({ db, settings }),
-    validation: await timed("dss", () => validationData({ signerCertificates: [certificate.certificateDer] }, { db, settings, pools })),
+    timeStamper,
+    documentTimeStamper,
+    validation,
     // where a validator of our outputs starts from, for the level derived in the worker
     anchorsDer: [pki.root.certificateDer, ...config.trustAnchorsDer],
     signedAt: new Date(),
@@ -130,8 +141,8 @@ async function produceSignedDocuments(plan: ProcessSignaturePlan, { db, blobs, c
   // the completed files whose level was derived rather than measured, for the sampled full check
   const derived: { pdf: Uint8Array; level: PadesLevel | null; ourSignatures: number }[] = [];
   let padesLevel: PadesLevel | null = "B-LTA";
-  for (const document of plan.documents) {
-    const original = await blobs.get(document.blobKey);
+  for (const [index, document] of plan.documents.entries()) {
+    const original = index === 0 && plan.firstOriginal ? await plan.firstOriginal : await blobs.get(document.blobKey);
     if (!original) throw new AppError("GONE", `el documento ${document.name} ya no está disponible`);
     // drawing, signing and the derived level run in the worker pool; the database-backed TSA answers from here
     const signed = await cpu.run(
