@@ -151,8 +151,8 @@ describe("signer use cases", () => {
     expect(outcomes.filter((o) => o.status === "rejected").every((o) => (o as PromiseRejectedResult).reason.code === "LOCKED")).toBe(true);
   });
 
-  it("without order, a stale revision is refused (CONFLICT) instead of losing a signature", async () => {
-    const { tokens } = await newProcess("per-signer", { signers: [{ doc_id: "55555555" }, { doc_id: "66666666" }], readChallenges: [] });
+  it("without order, a stale revision is refused (CONFLICT) instead of losing a signature, and none of the signature's other writes stays", async () => {
+    const { id, tokens } = await newProcess("per-signer", { signers: [{ doc_id: "55555555" }, { doc_id: "66666666" }], readChallenges: [], urlCallback: "https://cb.example/stale" });
     const view = await openSigningLink({ token: tokens[0] }, db);
     expect(view.signer).toMatchObject({ identityVerified: false, namesConfirmed: false, isNext: true });
     await confirmSignerNames({ token: tokens[0], signerId: view.signer!.id, names: { given_name: "Eva", family_name: "Soto" } }, db);
@@ -160,10 +160,20 @@ describe("signer use cases", () => {
     const bView = await openSigningLink({ token: tokens[1] }, db);
     await signAs(tokens[1], bView.signer!.id);
     const stale = a.documents.map((d) => ({ documentId: d.documentId, blobKey: d.outputBlobKey, sha256: "y".repeat(64), baseBlobKey: d.blobKey, signaturesLevel: null }));
+    const auditBefore = await db.select({ id: auditLog.id }).from(auditLog);
     await expect(completeSignerSignature({ token: tokens[0], signerId: view.signer!.id, signedDocuments: stale }, db)).rejects.toMatchObject({
       code: "CONFLICT",
       reason: "document_changed",
     });
+    // whatever the completion wrote before it found the file moved on is undone: the signer, the
+    // audit entry, the conclusion and its callback
+    const [process] = await db.select().from(processes).where(eq(processes.id, id));
+    expect(process).toMatchObject({ status: "pending", completedAt: null });
+    const [signer] = await db.select().from(processSigners).where(eq(processSigners.id, view.signer!.id));
+    expect(signer).toMatchObject({ status: "pending", signedAt: null });
+    expect((await db.select().from(processEvents).where(eq(processEvents.processId, id))).map((e) => e.kind).filter((k) => k === "signed" || k === "completed")).toEqual(["signed"]);
+    expect((await db.select().from(outbox).where(eq(outbox.kind, "callback.deliver"))).filter((job) => job.payload.processId === id)).toHaveLength(0);
+    expect(await db.select({ id: auditLog.id }).from(auditLog)).toHaveLength(auditBefore.length);
   });
 
   it("only the signer's own files are recorded: another process's file, a missing or a repeated one is refused and nothing moves", async () => {
