@@ -2,11 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { isUniqueViolation } from "@/db/is-unique-violation";
-import { findPostgresBin, startPostgresCluster } from "@/e2e/fixtures/postgres";
+import { createClusterDatabase, findPostgresBin, startPostgresCluster } from "@/e2e/fixtures/postgres";
 import { createCredential } from "@/lib/credentials/create-credential";
 import { revokeCredential } from "@/lib/credentials/revoke-credential";
 import { setCredentialRole } from "@/lib/credentials/set-credential-role";
@@ -126,10 +125,7 @@ describe.skipIf(!findPostgresBin("initdb"))("audit chain on PostgreSQL", () => {
   let pg: Awaited<ReturnType<typeof openDatabase>>;
   beforeAll(async () => {
     cluster = await startPostgresCluster();
-    const admin = postgres(cluster.adminUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe("create database audit_chain");
-    await admin.end();
-    pg = await openDatabase({ databaseUrl: cluster.adminUrl.replace(/\/[^/?]*(\?|$)/, "/audit_chain$1"), dataDir: dir });
+    pg = await openDatabase({ databaseUrl: await createClusterDatabase(cluster.adminUrl, "audit_chain"), dataDir: dir });
   }, 120_000);
   afterAll(async () => {
     await pg?.close();

@@ -6,7 +6,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { processes, processSigners } from "@/db/schema";
-import { findPostgresBin, startPostgresCluster, type PostgresCluster } from "@/e2e/fixtures/postgres";
+import { createClusterDatabase, findPostgresBin, startPostgresCluster, type PostgresCluster } from "@/e2e/fixtures/postgres";
 import { waitFor } from "@/e2e/fixtures/process-api-client";
 import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
 import { createOrganization } from "@/lib/organizations/create-organization";
@@ -33,10 +33,7 @@ describe.skipIf(!findPostgresBin("initdb"))("completeSignerSignature on PostgreS
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-complete-signature-"));
     cluster = await startPostgresCluster();
-    const admin = postgres(cluster.adminUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe("create database complete_signature");
-    await admin.end();
-    databaseUrl = cluster.adminUrl.replace(/\/[^/?]*(\?|$)/, "/complete_signature$1");
+    databaseUrl = await createClusterDatabase(cluster.adminUrl, "complete_signature");
     database = await openDatabase({ databaseUrl, dataDir: dir });
     db = database.db;
   }, 120_000);

@@ -2,12 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { stampTransactions, users } from "@/db/schema";
 import { isUniqueViolation } from "@/db/is-unique-violation";
-import { findPostgresBin, startPostgresCluster } from "@/e2e/fixtures/postgres";
+import { createClusterDatabase, findPostgresBin, startPostgresCluster } from "@/e2e/fixtures/postgres";
 import { bootstrapPlatform } from "@/lib/organizations/bootstrap-platform";
 import { generateTxToken } from "./generate-tx-token";
 import { recordTimeStamp } from "./record-time-stamp";
@@ -86,10 +85,7 @@ if (findPostgresBin("initdb")) {
     "PostgreSQL",
     async (name) => {
       // each name its own database in the one throwaway cluster
-      const admin = postgres(cluster!.adminUrl, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`create database records_${name}`);
-      await admin.end();
-      return openDatabase({ databaseUrl: cluster!.adminUrl.replace(/\/[^/?]*(\?|$)/, `/records_${name}$1`), dataDir: scratch });
+      return openDatabase({ databaseUrl: await createClusterDatabase(cluster!.adminUrl, `records_${name}`), dataDir: scratch });
     },
     {
       start: async () => {
