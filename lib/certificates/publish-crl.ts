@@ -104,7 +104,11 @@ async function currentCrl(issuer: Issuer, db: Db, coveringSince = new Date(0)): 
   await db
     .insert(crlIssues)
     .values({ issuerCertificateId: issuer.rowId, crlNumber: BigInt(crlNumber), crlDer, nextUpdate })
-    .onConflictDoUpdate({ target: crlIssues.issuerCertificateId, set: { crlNumber: BigInt(crlNumber), crlDer, nextUpdate } });
+    // the row's own values on conflict (`excluded`): the DER is sent once, not twice
+    .onConflictDoUpdate({
+      target: crlIssues.issuerCertificateId,
+      set: { crlNumber: sql`excluded.crl_number`, crlDer: sql`excluded.crl_der`, nextUpdate: sql`excluded.next_update` },
+    });
   return crlDer;
 }
 
