@@ -15,13 +15,14 @@ import { opensslTsQuery, validateTsr } from "../e2e/fixtures/independent-validat
 import { readTimeStampResponse } from "../lib/tsa/read-time-stamp-response";
 import { cpuMs, peakRssMb, resetPeakRss, rssMb, serverPid } from "./server-process";
 import { ensureLargeInput } from "./large-input";
-import { checkSampledOutputs, sampler, type Sample } from "./check-sampled-outputs";
+import { checkSampledOutputs, jsonAnswerSampler, sampler, type Sample } from "./check-sampled-outputs";
 import { startHealthProbe } from "../e2e/fixtures/health-probe";
 import { curlSignPdf } from "./curl-upload";
 
 const pdf = fixture("pdfs/valid/libreoffice70-tiny.pdf");
 const image = fixture("images/portrait-413x531.jpg");
 const plain = { names: "José", last_names: "Pérez", person_id: "12345678", binary_resp: 1 };
+const { binary_resp: _binary, ...plainJson } = plain;
 const stamped = { ...plain, page: 1, position_x: 40, position_y: 40, qr_type: "auto" };
 
 type Figures = { name: string; requests: number; seconds: number; p50: number; p95: number; errors: number; cpuMsPerRequest: number; stages: Map<string, number[]> };
@@ -103,6 +104,8 @@ async function main() {
     const health = () => fetch(`${server.baseUrl}/api/health`);
     const signPlain = () => api.signPdf(plain, { pdf });
     const signStamped = () => api.signPdf(stamped, { pdf, image });
+    // the spec's default answer: JSON with the PDF in Base64, as a client that accepts gzip asks for it
+    const signPlainJson = () => api.signPdf(plainJson, { pdf });
     const signTimeStamp = () => api.postForm("/api/v2/signTimeStamp", {}, { tsq_file: tsq });
     const tsa = () => fetch(`${server.baseUrl}/api/tsa`, { method: "POST", headers: { "content-type": "application/timestamp-query" }, body: Buffer.from(tsq) });
     const timeStampsOnly = process.argv.includes("--time-stamps");
@@ -118,7 +121,7 @@ async function main() {
 
     const samples: Sample[] = [];
     if (timeStampsOnly) return await timeStampFigures(server, database, { health, signTimeStamp, tsa }, { tsq, caPem });
-    if (process.argv.includes("--sign-pdf")) return await plainSignPdfFigures(server, database, { health, signPlain }, caPem);
+    if (process.argv.includes("--sign-pdf")) return await plainSignPdfFigures(server, database, { health, signPlain, signPlainJson }, caPem);
     const c1 = [
       await load(server, "/api/health c=1", 1, 200, health),
       await load(server, "signPDF binary, no image c=1", 1, 60, signPlain, sampler("plain c=1", samples)),
@@ -166,12 +169,14 @@ async function largeOnlyFigures(server: TestServer, api: StampApiClient, file: s
 
 /** `--time-stamps`: the TSA path alone; every serial compared, the first and every 100th .tsr checked by validate-tsr. */
 /** `--sign-pdf`: the plain signPDF goals alone (c=8 throughput, c=1 p50 against /api/health), a quick run for the database path. */
-async function plainSignPdfFigures(server: TestServer, database: string, calls: Record<"health" | "signPlain", () => Promise<Response>>, caPem: string) {
+async function plainSignPdfFigures(server: TestServer, database: string, calls: Record<"health" | "signPlain" | "signPlainJson", () => Promise<Response>>, caPem: string) {
   const samples: Sample[] = [];
   const figures = [
     await load(server, "/api/health c=1", 1, 200, calls.health),
     await load(server, "signPDF binary, no image c=1", 1, 60, calls.signPlain, sampler("plain c=1", samples)),
     await load(server, "signPDF binary, no image c=8", 8, 240, calls.signPlain, sampler("plain c=8", samples)),
+    await load(server, "signPDF JSON, no image c=1", 1, 60, calls.signPlainJson, jsonAnswerSampler("plain JSON c=1", samples)),
+    await load(server, "signPDF JSON, no image c=8", 8, 240, calls.signPlainJson, jsonAnswerSampler("plain JSON c=8", samples)),
   ];
   const lines = [`stamp API on ${database}, plain signPDF only, ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`, ""];
   for (const f of figures) lines.push(row(f));

@@ -17,6 +17,16 @@ export function sampler(name: string, into: Sample[]) {
   };
 }
 
+/** The same for the JSON answer (binary_resp 0): the PDF is its signed_pdf, the level its pades_level. */
+export function jsonAnswerSampler(name: string, into: Sample[]) {
+  let seen = 0;
+  return (body: Uint8Array) => {
+    if (seen++ % 10 !== 0) return;
+    const answer = JSON.parse(Buffer.from(body).toString()) as { signed_pdf: string; pades_level: string | null };
+    into.push({ name: `${name} #${seen}`, pdf: Buffer.from(answer.signed_pdf, "base64"), level: answer.pades_level });
+  };
+}
+
 /**
  * validate-pdf on every sample, then iText 5: the recorded level claims long-term validation (B-LT
  * or B-LTA) exactly when iText finds every signature, chain and revocation data complete.

@@ -1,5 +1,6 @@
 import type { PadesLevel } from "@/lib/verification/verification-report";
 import { bytesResponseBody } from "@/lib/http/bytes-response-body";
+import { base64JsonBody } from "@/lib/http/base64-json-body";
 
 /** What the output reaches, told to the integrator: B-LT normally, B-T when outside revocation data could not be had. */
 export type OutputLevel = { padesLevel: PadesLevel | null; revocationUnavailable: string[] };
@@ -21,12 +22,13 @@ export function pdfResponse(pdf: Uint8Array, txToken: string, binary: boolean, l
       },
     });
   }
-  return Response.json({
+  // the Base64 is made piece by piece as the answer is sent: never a whole 67 MB string on the event loop
+  const fields = {
     success: true,
     message: "OK",
     tx_token: txToken,
-    signed_pdf: bytes.toString("base64"),
     pades_level: level.padesLevel,
     ...(level.revocationUnavailable.length ? { revocation_unavailable: level.revocationUnavailable } : {}),
-  });
+  };
+  return new Response(base64JsonBody(fields, "signed_pdf", bytes), { headers: { "content-type": "application/json" } });
 }
