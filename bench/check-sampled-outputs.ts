@@ -11,19 +11,22 @@ export type Sample = { name: string; pdf: Uint8Array; level?: string | null };
 
 /** Keeps the first and every tenth output of a phase. */
 export function sampler(name: string, into: Sample[]) {
-  let seen = 0;
-  return (body: Uint8Array, response: Response) => {
-    if (seen++ % 10 === 0) into.push({ name: `${name} #${seen}`, pdf: body, level: response.headers.get("x-pades-level") });
-  };
+  return everyTenth((body, response, seen) => into.push({ name: `${name} #${seen}`, pdf: body, level: response.headers.get("x-pades-level") }));
 }
 
 /** The same for the JSON answer (binary_resp 0): the PDF is its signed_pdf, the level its pades_level. */
 export function jsonAnswerSampler(name: string, into: Sample[]) {
-  let seen = 0;
-  return (body: Uint8Array) => {
-    if (seen++ % 10 !== 0) return;
+  return everyTenth((body, _response, seen) => {
     const answer = JSON.parse(Buffer.from(body).toString()) as { signed_pdf: string; pades_level: string | null };
     into.push({ name: `${name} #${seen}`, pdf: Buffer.from(answer.signed_pdf, "base64"), level: answer.pades_level });
+  });
+}
+
+/** Calls `keep` for the first and every tenth answer, with its 1-based position. */
+function everyTenth(keep: (body: Uint8Array, response: Response, seen: number) => void) {
+  let seen = 0;
+  return (body: Uint8Array, response: Response) => {
+    if (seen++ % 10 === 0) keep(body, response, seen);
   };
 }
 
