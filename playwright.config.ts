@@ -46,7 +46,7 @@ export default defineConfig({
     { name: "desktop", use: { viewport: { width: 1280, height: 800 } } },
   ],
   webServer: {
-    command: `node node_modules/next/dist/bin/next start -p ${port} -H 127.0.0.1`,
+    command: `node scripts/serve.mjs -p ${port} -H 127.0.0.1`,
     url: `${baseURL}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,

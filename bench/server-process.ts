@@ -5,12 +5,12 @@ import fs from "node:fs";
 import { cpuMsOf } from "../e2e/fixtures/server-load";
 import type { TestServer } from "../e2e/fixtures/start-test-server";
 
-/** The process that serves requests: `next start` itself, or the child it forked. */
+/** The process that serves requests (scripts/serve.mjs), or a child it forked. */
 export function serverPid(server: TestServer): number {
   const pid = server.process.pid!;
   try {
     const children = execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).trim().split(/\s+/).filter(Boolean).map(Number);
-    // the busiest by RSS is the server when `next start` forks one
+    // the busiest by RSS is the server, should the entry fork one
     return [pid, ...children].sort((a, b) => rssMb(b) - rssMb(a))[0];
   } catch {
     return pid;

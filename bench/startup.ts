@@ -1,6 +1,6 @@
 // `npm run bench:startup`: cold start of the built server on a fresh DATA_DIR (migrations, bootstrap,
 // PKI generation) until the first healthy request, a warm restart, and the RSS of the whole server
-// process tree (`next start` and the server it forks; worker threads live inside the process):
+// process tree (scripts/serve.mjs and any child; worker threads live inside the process):
 // right after each start, and warm: after a fixed load that starts every pool the stamp API uses
 // (the main CPU pool: plain and stamp + QR signPDF, public verification) and the time-stamp path,
 // once RSS has settled (read until it stops moving, not after a fixed pause), and idle, once the

@@ -38,12 +38,12 @@ if (buildIsStale()) {
 
 // The main thread's young generation: V8 grows it to 32 MB under load and keeps it; 2 MB semi-spaces
 // hold warm RSS ~35 MB lower at the same CPU per request (docs/architecture.md, issue 40). Through
-// NODE_OPTIONS, so the server `next start` runs inherits it; an operator's own value comes last and wins.
+// NODE_OPTIONS, so the server (scripts/serve.mjs) inherits it; an operator's own value comes last and wins.
 const nodeOptions = ["--max-semi-space-size=2", process.env.NODE_OPTIONS].filter(Boolean).join(" ");
 // glibc gives each thread that allocates (the main thread, the pools' workers, libuv's) its own malloc
 // arena and keeps what each freed: one arena holds warm RSS ~40 MB lower at the same throughput on 2
 // cores (docs/architecture.md, issue 40). An operator's own MALLOC_ARENA_MAX wins (more cores, more contention).
 const mallocArenaMax = process.env.MALLOC_ARENA_MAX ?? "1";
-const server = spawn(process.execPath, [nextBin, "start", "-p", process.env.PORT || "3000"], { cwd: root, stdio: "inherit", env: { ...process.env, NODE_OPTIONS: nodeOptions, MALLOC_ARENA_MAX: mallocArenaMax } });
+const server = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs"), "-p", process.env.PORT || "3000"], { cwd: root, stdio: "inherit", env: { ...process.env, NODE_OPTIONS: nodeOptions, MALLOC_ARENA_MAX: mallocArenaMax } });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

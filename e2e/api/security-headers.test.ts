@@ -16,6 +16,8 @@ describe("security headers on every page family", () => {
     ["public verifier", "/verify"],
     ["signer page", "/ui/signature_processes/no-such-token"],
     ["stamp API", "/api/v2/getSignedPDF?tx_token=x"],
+    ["stamp API, answered straight from node:http (scripts/direct-api-routes.mjs)", "/api/v3/signTimeStamp"],
+    ["stamp API, answered by Next", "/api/v2/updateSignCredentials"],
     ["health", "/api/health"],
   ])("%s", async (_name, pathname) => {
     const response = await fetch(server.baseUrl + pathname, { redirect: "manual" });
@@ -33,6 +35,18 @@ describe("security headers on every page family", () => {
       expect(response.headers.get("x-frame-options")).toBe("DENY");
     }
     if (pathname.startsWith("/api/") || pathname.startsWith("/ui/")) expect(response.headers.get("cache-control")).toContain("no-store");
+  });
+
+  it("the direct routes answer as Next does: the same API headers; other methods and spellings go to Next", async () => {
+    const direct = await fetch(`${server.baseUrl}/api/v2/signPDF`, { method: "POST" });
+    const throughNext = await fetch(`${server.baseUrl}/api/v2/updateSignCredentials`, { method: "POST" });
+    expect(direct.status).toBe(401);
+    expect(throughNext.status).toBe(401);
+    for (const name of ["content-security-policy", "x-content-type-options", "referrer-policy", "x-frame-options", "cache-control", "content-type"]) {
+      expect(direct.headers.get(name), name).toBe(throughNext.headers.get(name));
+    }
+    expect((await fetch(`${server.baseUrl}/api/v2/signPDF`)).status).toBe(405);
+    expect((await fetch(`${server.baseUrl}/api/v2/signPDF/`, { method: "POST", redirect: "manual" })).status).toBe(308);
   });
 
   it("the page's scripts carry the nonce of its policy, and it changes per request", async () => {
