@@ -4,16 +4,18 @@
 // their own compiled handlers straight from node:http (scripts/direct-api-routes.mjs).
 import http from "node:http";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { configHeadersByRoute, directApiRoutes } from "./direct-api-routes.mjs";
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const root = fileURLToPath(new URL("..", import.meta.url));
 const option = (flag, fallback) => {
   const at = process.argv.indexOf(flag);
   return at === -1 ? fallback : process.argv[at + 1];
 };
 const port = Number(option("-p", process.env.PORT || "3000"));
-const hostname = option("-H", process.env.HOSTNAME || undefined);
+// as `next start`: all interfaces unless -H names one (not $HOSTNAME, which shells and containers set to the machine's name)
+const hostname = option("-H", undefined);
 // this entry serves the build only (`next dev` is `npm run dev`)
 process.env.NODE_ENV = "production";
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";

@@ -4,8 +4,9 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const root = fileURLToPath(new URL("..", import.meta.url));
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 
