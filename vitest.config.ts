@@ -22,7 +22,7 @@ export default defineConfig({
           name: "api",
           include: ["e2e/api/**/*.test.ts"],
           globalSetup: ["e2e/api/global-setup.ts"],
-          setupFiles: ["e2e/api/fresh-connections.ts"],
+          setupFiles: ["e2e/fixtures/fresh-connections.ts"],
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 180_000,

@@ -90,7 +90,7 @@ describe("per-address rate limit of /api/verify", () => {
     expect((await limited.json()).message).toMatch(/Demasiadas solicitudes/);
   });
 
-  // The setup file's agent sends `Connection: close` (e2e/api/fresh-connections.ts). Before the rest of
+  // The setup file's agent sends `Connection: close` (e2e/fixtures/fresh-connections.ts). Before the rest of
   // an upload was read, Node's close after such an early answer reset the connection while the client
   // was still writing: fetch failed with EPIPE, 13 times in 40 at 5 MB, and once in CI at 32 KB.
   it("an answer given before a 20 MB upload is read reaches a client that closes its connections: 429 past the budget, 401 for a wrong token", async () => {
