@@ -1,6 +1,7 @@
-// `npx tsx bench/profile-server.ts [plain|stamped|tsa|large] [requests]`: CPU profile of the built server
-// (main thread and worker threads, node --cpu-prof) while it answers one kind of stamp request,
-// then the heaviest functions of each thread by self and inclusive time. Prints figures only.
+// `npx tsx bench/profile-server.ts [plain|stamped|tsa|large] [requests] [concurrency]`: CPU profile of
+// the built server (main thread and worker threads, node --cpu-prof) while it answers one kind of
+// stamp request, then the heaviest functions of each thread by self and inclusive time. Concurrency
+// (default 1) is what shows the batched statements of c=8. Prints figures only.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,6 +14,7 @@ import { ensureLargeInput } from "./large-input";
 async function main() {
   const kind = process.argv[2] ?? "plain";
   const requests = Number(process.argv[3] ?? 60);
+  const concurrency = Number(process.argv[4] ?? 1);
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-cpuprof-"));
   // the production sampling rate of the full re-verification (the test servers verify every output)
   const server = await startTestServer({ nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`], env: { LEVEL_AUDIT_RATE: "0.02" } });
@@ -29,13 +31,20 @@ async function main() {
       : kind === "tsa"
       ? () => api.postForm("/api/v2/signTimeStamp", {}, { tsq_file: tsq })
       : () => api.signPdf(kind === "stamped" ? { ...plain, page: 1, position_x: 40, position_y: 40, qr_type: "auto" } : plain, kind === "stamped" ? { pdf, image } : { pdf });
-  for (let i = 0; i < requests; i++) {
-    const response = await call();
-    await response.arrayBuffer();
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  }
+  let sent = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (sent < requests) {
+        sent++;
+        const response = await call();
+        await response.arrayBuffer();
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      }
+    }),
+  );
   // a clean exit writes the profiles
   await server.stop();
+  console.log(`profiles in ${profileDir}`);
   for (const file of fs.readdirSync(profileDir).filter((f) => f.endsWith(".cpuprofile"))) {
     console.log(`\n=== ${file}`);
     console.log(summarizeCpuProfile(path.join(profileDir, file), 25, 30).join("\n"));
