@@ -14,6 +14,8 @@ import { ZSignPdfFields } from "./schemas";
 import { planAndProduceStampedPdf, type StampSigningCalls } from "./produce-stamped-pdf";
 import { FIXTURES_DIR } from "@/test/fixtures-dir";
 import { damagePdf } from "@/lib/pdf/test-support/damage-pdf";
+import { recordStages } from "@/lib/runtime/request-timing";
+import { cpuTasks } from "@/lib/server/cpu-tasks";
 
 const FIXTURES = FIXTURES_DIR;
 const pdf = new Uint8Array(readFileSync(`${FIXTURES}/pdfs/valid/libreoffice70-tiny.pdf`));
@@ -139,5 +141,20 @@ describe("planAndProduceStampedPdf", () => {
     };
     await expect(planAndProduceStampedPdf(task(pdf, {}), overlapped)).rejects.toBe(refused);
     expect(order).toEqual(["validation asked", "time-stamp asked"]);
+  });
+
+  it("charges the validation data to dss only for the time the task waits for it: the stages of the task (as the worker runs it) add up to no more than its time", async () => {
+    const { main } = calls();
+    // an answer that comes long after the drawing and signing it overlaps
+    const slowValidation: StampSigningCalls["validation"] = (signer) => new Promise((resolve) => setTimeout(() => resolve(main.validation(signer)), 150));
+    const answers = { ...main, validation: slowValidation } as Record<string, (...args: unknown[]) => unknown>;
+    const context = { call: (name: string, ...args: unknown[]) => answers[name](...args) } as Parameters<(typeof cpuTasks)["plan-and-produce-stamped-pdf"]>[1];
+    const { result, stages, totalMs } = await recordStages(async () => cpuTasks["plan-and-produce-stamped-pdf"](task(pdf, { page: "1", position_x: "40", position_y: "40", qr_type: "auto" }, portrait), context));
+    expect(result.padesLevel).toBe("B-LT");
+    const staged = Object.values(stages).reduce((sum, ms) => sum + (ms ?? 0), 0);
+    // stages are exclusive (request-timing.ts): timing the call itself charged the 150 ms twice
+    expect(staged).toBeLessThanOrEqual(totalMs + 1);
+    expect(stages.dss).toBeGreaterThan(100);
+    expect(stages["stamp-draw"]).toBeGreaterThan(0);
   });
 });
