@@ -10,6 +10,7 @@ import { StampApiClient, fixture } from "../e2e/fixtures/stamp-api-client";
 import { opensslTsQuery } from "../e2e/fixtures/independent-validators";
 import { summarizeCpuProfile } from "./summarize-cpu-profile";
 import { ensureLargeInput } from "./large-input";
+import { sendClosedLoop } from "./closed-loop-load";
 
 async function main() {
   const kind = process.argv[2] ?? "plain";
@@ -31,17 +32,7 @@ async function main() {
       : kind === "tsa"
       ? () => api.postForm("/api/v2/signTimeStamp", {}, { tsq_file: tsq })
       : () => api.signPdf(kind === "stamped" ? { ...plain, page: 1, position_x: 40, position_y: 40, qr_type: "auto" } : plain, kind === "stamped" ? { pdf, image } : { pdf });
-  let sent = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (sent < requests) {
-        sent++;
-        const response = await call();
-        await response.arrayBuffer();
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      }
-    }),
-  );
+  await sendClosedLoop({ total: requests, concurrency }, call);
   // a clean exit writes the profiles
   await server.stop();
   console.log(`profiles in ${profileDir}`);

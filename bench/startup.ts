@@ -14,6 +14,7 @@ import { startTestServer, type TestServer } from "../e2e/fixtures/start-test-ser
 import { StampApiClient, fixture } from "../e2e/fixtures/stamp-api-client";
 import { opensslTsQuery } from "../e2e/fixtures/independent-validators";
 import { cpuMs, rssMb } from "./server-process";
+import { sendClosedLoop } from "./closed-loop-load";
 
 const METRICS_TOKEN = "bench-startup-metrics-token-0123456789";
 const pdf = fixture("pdfs/valid/libreoffice70-tiny.pdf");
@@ -55,18 +56,8 @@ async function settledRss(server: TestServer): Promise<{ total: number; each: st
   }
 }
 
-async function runAtConcurrency(total: number, call: () => Promise<Response>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < total) {
-        next++;
-        const response = await call();
-        const body = await response.text();
-        if (!response.ok) throw new Error(`HTTP ${response.status}: ${body.slice(0, 300)}`);
-      }
-    }),
-  );
+function runAtConcurrency(total: number, call: () => Promise<Response>): Promise<void> {
+  return sendClosedLoop({ total, concurrency: CONCURRENCY }, call);
 }
 
 /** The server's own view of its memory: main-thread heap and each pool's workers (firmaviva_* gauges). */
