@@ -7,6 +7,7 @@ import * as schema from "./schema";
 import { lockDataDir } from "./lock-data-dir";
 import { prepareStatementsOnce } from "./pglite-prepared-statements";
 import { pgliteByteaCodec } from "./pglite-bytea";
+import { prepareEveryStatement } from "./postgres-prepared-statements";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -83,7 +84,7 @@ async function openPostgres(databaseUrl: string, timeQueries?: QueryTimer): Prom
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-  const client = postgres(databaseUrl, { max: 10, onnotice: () => {} });
+  const client = prepareEveryStatement(postgres(databaseUrl, { max: 10, onnotice: () => {} }));
   if (timeQueries) {
     // drizzle runs a statement as client.unsafe(…), a query that starts when awaited (then), and a
     // transaction as client.begin(…), whose own statements are inside the timed transaction
