@@ -10,7 +10,9 @@
 // `--profile`: the server runs under --cpu-prof (every thread, the whole run: creation, first and
 // last signers) and the heaviest functions of each thread are printed after the figures.
 // `--statements` (on PostgreSQL only): the SQL statements of the first timed completion, from the
-// server's statement log (bench/statement-log.ts).
+// server's statement log (bench/statement-log.ts). `--warm N` (default 2): processes completed before
+// the timed ones, their last signature's p50 printed per window of 20, so a warm server's figure and
+// the cold start are both visible (the server keeps compiling hot code for thousands of requests).
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -26,7 +28,10 @@ import { openStatementLog, type StatementLog } from "./statement-log";
 
 const flag = process.argv.indexOf("--processes");
 const PROCESSES = flag > 0 ? Number(process.argv[flag + 1]) : 20;
-const WARM_UP = 2;
+const warmFlag = process.argv.indexOf("--warm");
+const WARM_UP = warmFlag > 0 ? Number(process.argv[warmFlag + 1]) : 2;
+if (!Number.isInteger(WARM_UP) || WARM_UP < 0) throw new Error("--warm takes a whole number of processes");
+if (!Number.isInteger(PROCESSES) || PROCESSES < 1) throw new Error("--processes takes a whole number of processes, at least 1");
 const profileDir = process.argv.includes("--profile") ? fs.mkdtempSync(path.join(os.tmpdir(), "fv-completion-prof-")) : undefined;
 const STAGE_ORDER = ["plan", "produce", "complete", "database", "certificate", "level", "blob", "pool", "stamp-draw", "cms", "tsa", "dss", "total"];
 
@@ -94,7 +99,12 @@ async function main() {
       return { id, ...last! };
     };
 
-    for (let i = 0; i < WARM_UP; i++) await complete();
+    const warmWindows: string[] = [];
+    for (let done = 0; done < WARM_UP; done += 20) {
+      const window: number[] = [];
+      for (let i = done; i < Math.min(WARM_UP, done + 20); i++) window.push((await complete()).ms);
+      warmWindows.push(`${median(window).toFixed(1)}`);
+    }
     const runs: (Completion & { id: string })[] = [];
     for (let i = 0; i < PROCESSES; i++) runs.push(await complete(i === 0));
 
@@ -126,6 +136,7 @@ async function main() {
     const lines = [
       `process completion on ${database}: ${runs.length} processes (2 signers, 1-page PDF, no facial challenge), ${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`,
       "",
+      `warm-up: ${WARM_UP} processes before the timed ones; last signature's p50 (ms) per 20: ${warmWindows.join(", ") || "none"}`,
       `last signer's sign request -> B-LTA stored + callback queued: p50 ${at(0.5).toFixed(1)} ms   p95 ${at(0.95).toFixed(1)} ms   min ${times[0].toFixed(1)} ms   max ${times.at(-1)!.toFixed(1)} ms`,
       `server CPU (all threads, 10 ms ticks) during that request: p50 ${median(runs.map((r) => r.cpuMs)).toFixed(0)} ms`,
       "",
