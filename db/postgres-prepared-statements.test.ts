@@ -84,9 +84,9 @@ describe.skipIf(!findPostgresBin("initdb"))("every statement drizzle sends to Po
     });
   });
 
-  it("the project's schema and query builder work through it (a drizzle select with a bound value)", async () => {
+  it("a statement the server refuses to prepare rejects its caller (it does not hang)", async () => {
     await withClient(cluster.adminUrl, true, async (db) => {
-      // the app's tables are not migrated here: the statement is refused by the server, and the refusal reaches the caller
+      // the app's tables are not migrated here: the server refuses the query builder's select with a bound value
       await expect(db.select().from(organizations).where(eq(organizations.domain, "x"))).rejects.toThrow(/organizations/);
     });
   });

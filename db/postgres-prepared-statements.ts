@@ -17,6 +17,11 @@ type Callback = (sql: TransactionSql) => unknown;
  * `?prepare=false` in DATABASE_URL (or PGPREPARE=false) turns it off for a pooler that cannot keep
  * prepared statements (PgBouncer in transaction mode before 1.21). A cached plan is made again when
  * autovacuum's ANALYZE changes the table's statistics, as for any postgres.js query.
+ *
+ * A connection keeps one statement per distinct text it ran. Texts come from the code, not from
+ * input: only a list's length changes one (`in ($1, …, $n)`, multi-row inserts), and every list
+ * the requests give is bounded by its schema; postgres.js also replaces each connection after 30–60
+ * minutes (`max_lifetime`), statements and all.
  */
 export function prepareEveryStatement<T extends Sql | TransactionSql>(sql: T): T {
   const unsafe: Unsafe = sql.unsafe.bind(sql);
@@ -25,7 +30,8 @@ export function prepareEveryStatement<T extends Sql | TransactionSql>(sql: T): T
     Array.isArray(parameters) ? unsafe(query, parameters as never[], { ...options, prepare: true }) : unsafe(query, [], { ...(parameters as object), prepare: true })) as Unsafe;
   Object.assign(sql, { unsafe: preparing });
   // a transaction's (and a savepoint's) statements run on a client of their own, which postgres.js makes per transaction
-  for (const method of ["begin", "savepoint"] as const) if (typeof (sql as Partial<Record<typeof method, unknown>>)[method] === "function") wrapCallback(sql, method);
+  if ("begin" in sql) wrapCallback(sql, "begin");
+  if ("savepoint" in sql) wrapCallback(sql, "savepoint");
   return sql;
 }
 
