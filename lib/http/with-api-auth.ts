@@ -34,7 +34,7 @@ export function withPublic(family: ApiFamily, handler: Handler<null>) {
       response = errorResponse(error, family);
     }
     // an answer given before the upload was read (a refused token, a spent budget) must reach a
-    // client that closes its connections; a 413 closes the connection on purpose and is not read
+    // client that closes its connections; a 413's reader has drained the tail it allows and no more
     if (services && response.status !== 413) await discardUnreadBody(request, { maxBytes: services.config.maxUploadBytes, maxMs: UNREAD_BODY_MS });
     return response;
   };
