@@ -141,6 +141,14 @@ describe("signer use cases", () => {
     await expect(facialTry({ token: tokens[1], signerId, result: true, score: 1, selfieBlobKey: "s.jpg" })).rejects.toMatchObject({ code: "LOCKED" });
   });
 
+  it("the right ID number is not counted: after 4 wrong ones it gets in twice, and the fifth wrong one still locks", async () => {
+    const { tokens } = await newProcess("per-signer", { signers: [{ doc_id: "55555555" }] });
+    for (let i = 0; i < 4; i++) await expect(verifySignerIdentity({ token: tokens[0], docId: "00000000" }, db)).rejects.toMatchObject({ reason: "wrong_id", attemptsLeft: 4 - i });
+    for (let i = 0; i < 2; i++) await expect(verifySignerIdentity({ token: tokens[0], docId: "55555555" }, db)).resolves.toMatchObject({ facialRequired: false });
+    await expect(verifySignerIdentity({ token: tokens[0], docId: "00000000" }, db)).rejects.toMatchObject({ code: "LOCKED" });
+    await expect(verifySignerIdentity({ token: tokens[0], docId: "55555555" }, db)).rejects.toMatchObject({ code: "LOCKED" });
+  });
+
   it("facial tries are counted atomically: 6 parallel uploads, each with its own ticket, get exactly 3 tries, the rest are refused as locked", async () => {
     const { tokens } = await newProcess("per-signer", { signers: [{ doc_id: "77777777", signChallenges: ["facial"] }] });
     const { signerId } = await verifySignerIdentity({ token: tokens[0], docId: "77777777" }, db);

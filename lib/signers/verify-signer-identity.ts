@@ -23,22 +23,27 @@ export async function verifySignerIdentity(
   const owner = link.signerId ? signers.find((s) => s.id === link.signerId) : undefined;
   if (link.lockedAt || owner?.lockedAt) throw new SignerFlowError("locked");
   const match = (owner ? [owner] : signers).find((s) => s.nat === nat && s.docId === docId);
-  // the attempt is counted before the answer is known, so a parallel burst cannot try more than five
   const counter = owner ? { table: processSigners, id: owner.id } : { table: processLinks, id: link.id };
-  const claimed = await claimIdAttempt(counter, db);
-  if (claimed === undefined) throw new SignerFlowError("locked");
   if (!match) {
+    // one conditional UPDATE per wrong number, so a parallel burst cannot have more than five counted
+    const claimed = await claimIdAttempt(counter, db);
+    if (claimed === undefined) throw new SignerFlowError("locked");
     await recordProcessEvent({ processId: process.id, organizationId: process.organizationId, kind: "identity_failed", signerId: owner?.id, detail: { attempt: claimed } }, db);
     if (claimed >= MAX_ID_ATTEMPTS) throw new SignerFlowError("locked");
     throw new SignerFlowError("wrong_id", MAX_ID_ATTEMPTS - claimed);
   }
-  // the right number gives its attempt back
-  await releaseIdAttempt(counter, db);
   if (match.status === "signed") throw new SignerFlowError("already_signed");
   if (match.status === "rejected") throw new SignerFlowError("signer_rejected");
-  if (match.lockedAt) throw new SignerFlowError("locked");
+  // The right number is not counted, so it never locks the link for a moment; but once wrong ones
+  // in parallel have locked it, it is refused too. The lock is read under the row lock the claims take.
   await db.transaction(async (tx) => {
-    await tx.update(processSigners).set({ identityVerifiedAt: new Date() }).where(eq(processSigners.id, match.id));
+    if (!(await counterStillOpen(counter, tx))) throw new SignerFlowError("locked");
+    const [verified] = await tx
+      .update(processSigners)
+      .set({ identityVerifiedAt: new Date() })
+      .where(and(eq(processSigners.id, match.id), isNull(processSigners.lockedAt)))
+      .returning({ id: processSigners.id });
+    if (!verified) throw new SignerFlowError("locked");
     await recordProcessEvent({ processId: process.id, organizationId: process.organizationId, kind: "identity_verified", signerId: match.id }, tx);
   });
   return { signerId: match.id, facialRequired: match.signChallenges.includes("facial") };
@@ -57,14 +62,7 @@ async function claimIdAttempt({ table, id }: IdCounter, db: Db): Promise<number 
   return row?.failed;
 }
 
-async function releaseIdAttempt({ table, id }: IdCounter, db: Db): Promise<void> {
-  await db
-    .update(table)
-    .set({
-      failedIdAttempts: sql`greatest(${table.failedIdAttempts} - 1, 0)`,
-      // only the lock this counter set (at exactly the limit) is lifted; a lock for another reason stays
-      lockedAt: sql`case when ${table.failedIdAttempts} >= ${MAX_ID_ATTEMPTS} and ${table.failedIdAttempts} - 1 < ${MAX_ID_ATTEMPTS} then null else ${table.lockedAt} end`,
-    })
-    .where(eq(table.id, id));
+async function counterStillOpen({ table, id }: IdCounter, tx: Db): Promise<boolean> {
+  const [row] = await tx.select({ lockedAt: table.lockedAt }).from(table).where(eq(table.id, id)).for("update");
+  return row !== undefined && row.lockedAt === null;
 }
-
