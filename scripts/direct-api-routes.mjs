@@ -8,8 +8,8 @@
 // to Next unchanged.
 import path from "node:path";
 import { createRequire } from "node:module";
-import { once } from "node:events";
 import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 
 /** Exact pathnames; a trailing slash or any other spelling takes Next's path (and its redirects). */
 export const DIRECT_API_ROUTES = Object.freeze([
@@ -114,33 +114,9 @@ export function directApiRoutes({ root, nextHandler, headersByRoute, origin, por
     if (cookies.length > 0) res.setHeader("set-cookie", cookies);
     res.statusCode = response.status;
     if (!response.body) return void res.end();
-    await writeBody(response.body, res, gone.signal);
-  }
-}
-
-/**
- * Writes a web body to the node response, a piece as the client reads (a slow reader holds one piece),
- * and cancels it if the client leaves. An answer in one piece (every JSON answer) goes out in one write
- * with its Content-Length. Straight from the reader: Readable.fromWeb and pipeline cost ~0.1 ms per
- * small answer (bench/results/2026-12-03-direct-body-writes.txt).
- */
-async function writeBody(body, res, gone) {
-  const reader = body.getReader();
-  const leave = () => void reader.cancel().catch(() => {});
-  gone.addEventListener("abort", leave, { once: true });
-  try {
-    let held = await reader.read();
-    while (!held.done && !gone.aborted) {
-      const next = await reader.read();
-      if (gone.aborted) break;
-      if (next.done) return void res.end(held.value);
-      if (!res.write(held.value)) await once(res, "drain", { signal: gone });
-      held = next;
-    }
-    if (!gone.aborted) res.end();
-  } catch (error) {
-    if (!gone.aborted) throw error;
-  } finally {
-    gone.removeEventListener("abort", leave);
+    // pipeline waits for the client to read (a slow reader holds one piece) and cancels the body if it leaves
+    await pipeline(Readable.fromWeb(response.body), res).catch((error) => {
+      if (!gone.signal.aborted) throw error;
+    });
   }
 }

@@ -89,8 +89,6 @@ describe("directApiRoutes: the hot API routes answered straight from node:http",
   it("runs the route's handler with the body, the configured origin and the peer as x-forwarded-for", async () => {
     const response = await fetch(`${base}/api/v2/signPDF?x=1`, { method: "POST", body: "hello" });
     expect(response.status).toBe(201);
-    // an answer in one piece goes out in one write, with its length rather than chunked
-    expect(response.headers.get("content-length")).toBe(String(JSON.stringify({ ok: true }).length));
     expect(await response.json()).toEqual({ ok: true });
     expect(seen).toMatchObject({ url: "http://configured.example:1234/api/v2/signPDF?x=1", forwardedFor: "127.0.0.1", body: "hello" });
     expect(nextCalls).toEqual([]);
