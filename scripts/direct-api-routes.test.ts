@@ -151,7 +151,11 @@ describe("directApiRoutes: the hot API routes answered straight from node:http",
     const connect = buildConnector({});
     const agent = new Agent({
       pipelining: 0,
-      connect: (options, callback) => connect(options, (error, socket) => (socket && sockets.push(socket as Socket), callback(error, socket as Socket))),
+      connect: (options, callback) =>
+        connect(options, (...args) => {
+          if (args[1]) sockets.push(args[1] as Socket);
+          callback(...args);
+        }),
     });
     const unhandled: unknown[] = [];
     const record = (error: unknown) => unhandled.push(error);
@@ -165,7 +169,7 @@ describe("directApiRoutes: the hot API routes answered straight from node:http",
       const finRead = () => sockets[0].destroyed || (sockets[0] as unknown as { _readableState: { ended: boolean } })._readableState.ended;
       await expect.poll(finRead, { timeout: 10_000 }).toBe(true);
       await new Promise((resolve) => setImmediate(resolve));
-      expect((await response.json()).pad).toHaveLength(size);
+      expect(((await response.json()) as { pad: string }).pad).toHaveLength(size);
       expect(unhandled).toEqual([]);
     } finally {
       process.off("uncaughtException", record);
