@@ -9,6 +9,26 @@ export interface BlobStore {
   /** The blob as a stream, for answers that pass it on without holding it (downloads). */
   open(key: string): Promise<OpenedBlob | null>;
   delete(key: string): Promise<void>;
+  /** Starts writing an upload as it arrives, for a store that can keep it (files): see StagedUpload. */
+  stageUpload?(): StagedUpload;
+}
+
+/**
+ * An upload written to the store as it arrives, to be stored later followed by what a signature
+ * appended (a signed PDF is its upload plus incremental revisions). On this project's VM, writing
+ * 50 MB that userspace filled costs ~100-200 ms more than writing the socket's own buffers, which
+ * the kernel filled (bench/results/2026-12-02-large-blob-stage.txt). The caller keeps the whole
+ * output in memory, so a failed staging costs only a plain `put`.
+ */
+export interface StagedUpload {
+  /** Queues the upload's next piece, in order. */
+  write(chunk: Uint8Array): void;
+  /** Bytes queued so far. */
+  readonly size: number;
+  /** Stores what was staged followed by `tail` under `key`, as `put` stores their concatenation; once. */
+  store(key: string, tail: Uint8Array): Promise<void>;
+  /** Drops what was staged unless it was stored; safe to call again. */
+  discard(): Promise<void>;
 }
 
 export type OpenedBlob = { stream: ReadableStream<Uint8Array>; size: number | null };

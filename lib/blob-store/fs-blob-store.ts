@@ -3,13 +3,19 @@ import path from "node:path";
 import crypto from "node:crypto";
 import { Readable } from "node:stream";
 import { assertBlobKey, type BlobStore } from "./blob-store";
+import { stageUploadFile, sweepStaleStagedUploads } from "./fs-staged-upload";
 
-/** Files under DATA_DIR/blobs: the embedded default. Writes go through a temp file so readers never see half a blob. */
+/**
+ * Files under DATA_DIR/blobs: the embedded default. Writes go through a temp file so readers never
+ * see half a blob. Large uploads may be staged as they arrive (fs-staged-upload.ts); staged files
+ * left by a process that died are swept here.
+ */
 export function createFsBlobStore(root: string): BlobStore {
   const fileOf = (key: string) => {
     assertBlobKey(key);
     return path.join(root, key);
   };
+  void sweepStaleStagedUploads(root).catch(() => undefined);
   return {
     async put(key, body) {
       const file = fileOf(key);
@@ -40,5 +46,6 @@ export function createFsBlobStore(root: string): BlobStore {
     async delete(key) {
       await fs.rm(fileOf(key), { force: true });
     },
+    stageUpload: () => stageUploadFile(root, fileOf),
   };
 }

@@ -72,6 +72,58 @@ describe("parseMultipart", () => {
     expect(Buffer.from(parsed.files[0].bytes).equals(Buffer.from(bytes))).toBe(true);
   });
 
+  describe("staging a file of a large body as it arrives", () => {
+    type Recorded = { chunks: Uint8Array[]; discarded: boolean };
+    const recorded: Recorded[] = [];
+    const staging = {
+      fields: ["pdf_file"],
+      start: () => {
+        const record: Recorded = { chunks: [], discarded: false };
+        recorded.push(record);
+        return {
+          write: (chunk: Uint8Array) => void record.chunks.push(chunk),
+          get size() {
+            return record.chunks.reduce((total, chunk) => total + chunk.length, 0);
+          },
+          store: async () => {},
+          discard: async () => void (record.discarded = true),
+        };
+      },
+    };
+    const largeRequest = async (parts: [string, Uint8Array][], declaredExtra = 0) => {
+      const form = new FormData();
+      for (const [name, value] of parts) form.append(name, new Blob([value as BlobPart]), `${name}.bin`);
+      const encoded = new Response(form);
+      const body = new Uint8Array(await encoded.arrayBuffer());
+      return new Request("http://x/upload", { method: "POST", body, headers: { "content-type": encoded.headers.get("content-type")!, "content-length": String(body.length + declaredExtra) } });
+    };
+
+    it("stages exactly the named field's bytes, in order, and gives the staged copy with the file", async () => {
+      recorded.length = 0;
+      const pdf = Uint8Array.from({ length: 2 * 1024 * 1024 + 17 }, (_, i) => (i * 11) % 256);
+      const parsed = await parseMultipart(await largeRequest([["pdf_file", pdf], ["image", new Uint8Array(5000).fill(1)]]), { maxFileBytes: 4 * 1024 * 1024 }, staging);
+      expect(recorded).toHaveLength(1);
+      expect(Buffer.concat(recorded[0].chunks).equals(Buffer.from(pdf))).toBe(true);
+      expect(parsed.files.find((f) => f.field === "pdf_file")!.staged!.size).toBe(pdf.length);
+      expect(parsed.files.find((f) => f.field === "image")!.staged).toBeUndefined();
+    });
+
+    it("stages nothing in a body under 1 MB", async () => {
+      recorded.length = 0;
+      const parsed = await parseMultipart(await largeRequest([["pdf_file", new Uint8Array(200_000)]]), { maxFileBytes: 4 * 1024 * 1024 }, staging);
+      expect(recorded).toHaveLength(0);
+      expect(parsed.files[0].staged).toBeUndefined();
+    });
+
+    it("drops the staged copy of a refused body (a file over its limit)", async () => {
+      recorded.length = 0;
+      const error = await parseMultipart(await largeRequest([["pdf_file", new Uint8Array(3 * 1024 * 1024)]]), { maxFileBytes: 2 * 1024 * 1024 }, staging).catch((e) => e);
+      expect(error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", field: "pdf_file" });
+      expect(recorded).toHaveLength(1);
+      await expect.poll(() => recorded[0].discarded).toBe(true);
+    });
+  });
+
   describe("a body declared at most 64 KB, read whole", () => {
     const encode = async (parts: { name: string; value: string | Uint8Array; filename?: string }[]) => {
       const request = multipartRequest(parts);

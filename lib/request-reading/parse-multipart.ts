@@ -2,13 +2,19 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { AppError } from "@/lib/errors";
+import type { StagedUpload } from "@/lib/blob-store/blob-store";
 import { UploadCollector } from "./collect-upload";
 import { readRequestBytes } from "./read-request-bytes";
 
-export type UploadedFile = { field: string; filename: string; contentType: string; bytes: Uint8Array };
+/** `staged`: the same bytes, written to the blob store as they arrived (`stage` below); the caller stores or discards it. */
+export type UploadedFile = { field: string; filename: string; contentType: string; bytes: Uint8Array; staged?: StagedUpload };
 export type MultipartBody = { fields: Record<string, string>; files: UploadedFile[] };
 
 export type MultipartLimits = { maxFileBytes: number; maxFiles?: number; maxFields?: number };
+
+/** Files of these fields, in a body declared at least STAGE_FROM_BYTES, are also written to `start()`'s staged upload as they arrive. */
+export type MultipartStaging = { fields: readonly string[]; start: () => StagedUpload };
+const STAGE_FROM_BYTES = 1024 * 1024;
 
 const FIELD_BYTES = 1024 * 1024;
 /** A body declared this small is read whole and parsed in one call: no stream plumbing per request. */
@@ -21,7 +27,7 @@ const WHOLE_BODY_BYTES = 64 * 1024;
  * (`UploadCollector`) and own their memory. A body declared at most 64 KB (a .tsq, a form) is read
  * whole first: streaming it through Node and web streams cost more than parsing it.
  */
-export async function parseMultipart(request: Request, limits: MultipartLimits): Promise<MultipartBody> {
+export async function parseMultipart(request: Request, limits: MultipartLimits, staging?: MultipartStaging): Promise<MultipartBody> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
     throw new AppError("UNSUPPORTED_MEDIA_TYPE", "se esperaba multipart/form-data", "content-type");
@@ -44,16 +50,21 @@ export async function parseMultipart(request: Request, limits: MultipartLimits):
   }
   const whole = Number.isFinite(declared) && declared <= WHOLE_BODY_BYTES ? await readWholeBody(request, declared) : undefined;
   const source = whole ? undefined : Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
+  // the socket's own buffers go to disk as they come (blob-store.ts says why); a small body is not worth a file
+  const stageFor = (field: string) => (staging && source && declared >= STAGE_FROM_BYTES && staging.fields.includes(field) ? staging.start() : undefined);
 
   return new Promise<MultipartBody>((resolve, reject) => {
     const fields: Record<string, string> = {};
     const files: UploadedFile[] = [];
+    const staged: StagedUpload[] = [];
     let failed = false;
     const fail = (error: AppError) => {
       if (failed) return;
       failed = true;
       source?.unpipe(parser);
       source?.destroy();
+      // the caller never sees the files of a refused body: their staged copies are dropped here
+      void Promise.all(staged.map((upload) => upload.discard())).catch(() => undefined);
       reject(error);
     };
     parser.on("field", (name, value, info) => {
@@ -62,13 +73,18 @@ export async function parseMultipart(request: Request, limits: MultipartLimits):
     });
     parser.on("file", (name, stream, info) => {
       const collector = new UploadCollector(Number.isFinite(declared) ? Math.min(declared, limits.maxFileBytes) : undefined);
-      stream.on("data", (chunk: Buffer) => collector.push(chunk));
+      const stagedFile = failed ? undefined : stageFor(name);
+      if (stagedFile) staged.push(stagedFile);
+      stream.on("data", (chunk: Buffer) => {
+        collector.push(chunk);
+        stagedFile?.write(chunk);
+      });
       stream.on("limit", () => fail(tooLarge(limits.maxFileBytes, name)));
       // A truncated body errors the file stream too; without a listener that would crash the process.
       stream.on("error", () => fail(new AppError("VALIDATION", "cuerpo multipart inválido o incompleto", name)));
       stream.on("end", () => {
         if (failed) return;
-        files.push({ field: name, filename: info.filename ?? "", contentType: info.mimeType, bytes: collector.bytes() });
+        files.push({ field: name, filename: info.filename ?? "", contentType: info.mimeType, bytes: collector.bytes(), ...(stagedFile ? { staged: stagedFile } : {}) });
       });
     });
     parser.on("filesLimit", () => fail(new AppError("VALIDATION", `se admiten como máximo ${maxFiles} archivos`, "files")));

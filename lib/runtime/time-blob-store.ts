@@ -1,5 +1,5 @@
 import { timed } from "./request-timing";
-import type { BlobStore } from "@/lib/blob-store/blob-store";
+import type { BlobStore, StagedUpload } from "@/lib/blob-store/blob-store";
 
 /**
  * The store with every call charged to the "blob" stage of a profiled request (SERVER_TIMING=1),
@@ -11,5 +11,18 @@ export function timeBlobStore(store: BlobStore): BlobStore {
     get: (key) => timed("blob", () => store.get(key)),
     open: (key) => timed("blob", () => store.open(key)),
     delete: (key) => timed("blob", () => store.delete(key)),
+    ...(store.stageUpload ? { stageUpload: () => timeStagedUpload(store.stageUpload!()) } : {}),
+  };
+}
+
+/** Its pieces are written as the upload arrives (the multipart stage); storing it is the "blob" stage. */
+function timeStagedUpload(staged: StagedUpload): StagedUpload {
+  return {
+    write: (chunk) => staged.write(chunk),
+    get size() {
+      return staged.size;
+    },
+    store: (key, tail) => timed("blob", () => staged.store(key, tail)),
+    discard: () => staged.discard(),
   };
 }

@@ -9,6 +9,8 @@ import type { PadesLevel } from "@/lib/verification/verification-report";
 import { auditRecordedLevel, isAuditSampled } from "./audit-recorded-level";
 import type { AuditEvent } from "@/lib/audit/record-audit-event";
 import { recordStampTransaction, type NewStampTransaction } from "./record-stamp-transaction";
+import { storeSignedOutput } from "./store-signed-output";
+import type { StagedUpload } from "@/lib/blob-store/blob-store";
 
 
 /** What stamp signing needs: the database, the stored files, the settings and the pools. */
@@ -27,7 +29,9 @@ export type UnclaimedTransaction = { row: NewStampTransaction; audit: AuditEvent
 export async function completeStampSignature(
   input: {
     job: { txToken: string; docId: string; organizationId: string; outputName?: string };
-    produced: { pdf: Uint8Array; sha256: string; padesLevel: PadesLevel | null };
+    produced: { pdf: Uint8Array; sha256: string; padesLevel: PadesLevel | null; uploadPrefixBytes?: number };
+    /** The upload as staged while it arrived: only what the signature appended is written after it. */
+    stagedUpload?: StagedUpload;
     /** Why an outside certificate left the output at B-T, for support and the integrator. */
     revocationUnavailable: string[];
     signerChainDer?: readonly Uint8Array[];
@@ -38,7 +42,7 @@ export async function completeStampSignature(
   const { job, produced, revocationUnavailable } = input;
   const { config, db, blobs } = services;
   const outputKey = `${job.organizationId}/stamp/${job.docId}/${job.outputName ?? "signed.pdf"}`;
-  await blobs.put(outputKey, produced.pdf, "application/pdf");
+  await storeSignedOutput({ key: outputKey, pdf: produced.pdf, staged: input.stagedUpload, uploadPrefixBytes: produced.uploadPrefixBytes }, blobs);
   const done = { status: "done" as const, outputBlobKey: outputKey, outputSha256: produced.sha256, padesLevel: produced.padesLevel, completedAt: new Date() };
   if (input.transaction) {
     const { row, audit } = input.transaction;

@@ -23,7 +23,15 @@ import { deriveStampLevel } from "./derive-stamp-level";
 export type StampValidationData = Pick<LongTermValidationInput, "certificates" | "crls"> & { anchorsDer: Uint8Array[]; revocationUnavailable: string[] };
 
 /** What the task gives back: the signed PDF and what the main thread completes the transaction with. */
-export type StampSignTaskOutput = { pdf: Uint8Array; sha256: string; padesLevel: PadesLevel | null; revocationUnavailable: string[]; signerChainDer: readonly Uint8Array[] };
+export type StampSignTaskOutput = {
+  pdf: Uint8Array;
+  sha256: string;
+  padesLevel: PadesLevel | null;
+  revocationUnavailable: string[];
+  signerChainDer: readonly Uint8Array[];
+  /** Set when `pdf` is the upload followed by revisions written in its own buffer: how many first bytes are the upload. */
+  uploadPrefixBytes?: number;
+};
 
 export type StampSignTaskInput = {
   pdf: Uint8Array;
@@ -82,7 +90,16 @@ export async function planAndProduceStampedPdf(input: StampSignTaskInput, calls:
   const validation = await validationAsked;
   // measured on what this task built, in the same worker: no second task re-reads the whole output
   const padesLevel = await timed("level", () => deriveStampLevel({ ...produced.signature, dss: validation, anchorsDer: validation.anchorsDer }));
-  return { pdf: produced.pdf, sha256: produced.sha256, padesLevel, revocationUnavailable: validation.revocationUnavailable, signerChainDer: signer.chainDer };
+  // the same buffer, the same start: the revisions went after the upload, which nothing rewrote (join-revisions.ts)
+  const extendsUpload = tailIsFree && produced.pdf.buffer === input.pdf.buffer && produced.pdf.byteOffset === input.pdf.byteOffset && produced.pdf.length >= input.pdf.length;
+  return {
+    pdf: produced.pdf,
+    sha256: produced.sha256,
+    padesLevel,
+    revocationUnavailable: validation.revocationUnavailable,
+    signerChainDer: signer.chainDer,
+    ...(extendsUpload ? { uploadPrefixBytes: input.pdf.length } : {}),
+  };
 }
 
 export type StampSigningContext = {

@@ -18,6 +18,7 @@ import { signStampNow } from "./sign-stamp-now";
 import { acceptPdfInPool } from "@/lib/verification/accept-pdf-in-pool";
 import { resolveStampSigner } from "./resolve-stamp-signer";
 import { generateTxToken } from "./generate-tx-token";
+import { storeSignedOutput } from "./store-signed-output";
 
 export type StampSignatureResult =
   | { mode: "sync"; txToken: string; docId: string; pdf: Uint8Array; padesLevel: PadesLevel | null; revocationUnavailable: string[] }
@@ -57,7 +58,9 @@ export async function requestStampSignature(
     await resolveStampSigner({ caller, fields }, { db: services.db, settings });
     // a damaged upload is signed as its rebuilt copy, and the transaction says so
     const blobPrefix = `${caller.organizationId}/stamp/${docId}`;
-    await services.blobs.put(`${blobPrefix}/input.pdf`, plan.pdf, "application/pdf");
+    // an upload kept as sent is its staged copy, with nothing after it
+    const uploadPrefixBytes = plan.repaired ? undefined : plan.pdf.length;
+    await storeSignedOutput({ key: `${blobPrefix}/input.pdf`, pdf: plan.pdf, staged: input.pdf.staged, uploadPrefixBytes }, services.blobs);
     if (image) await services.blobs.put(`${blobPrefix}/image`, image, "application/octet-stream");
     await claimTransaction({ ...request, repaired: plan.repaired, queuedInput: `${blobPrefix}/input.pdf` }, services.db).catch(async (error) => {
       // nothing refers to the inputs stored for the job that was not queued
@@ -76,7 +79,7 @@ export async function requestStampSignature(
   // the tx_token is taken with the output, in one statement after signing (record-stamp-transaction.ts)
   const transaction = () => stampTransactionRecord({ ...request, repaired: checked?.repaired === true });
   // the upload is read nowhere else after this: its buffer moves to the worker
-  const job = { txToken, docId, organizationId: caller.organizationId, organizationDomain: caller.organizationDomain, pdf: input.pdf.bytes, image, fields, giveUpInput: input.moveUpload === true };
+  const job = { txToken, docId, organizationId: caller.organizationId, organizationDomain: caller.organizationDomain, pdf: input.pdf.bytes, image, fields, giveUpInput: input.moveUpload === true, stagedUpload: input.pdf.staged };
   const signed = await signStampNow({ ...job, claim, transaction }, services).catch(async (error) => {
     // a document that passed its checks and then failed is recorded failed, unless its tx_token is another's
     if (checked && !(isAppError(error) && error.code === "TX_TOKEN_REUSED")) {

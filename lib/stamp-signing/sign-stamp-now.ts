@@ -13,6 +13,7 @@ import type { StampSigningTasks } from "./stamp-signing-tasks";
 import type { StampSigningCalls, StampSignTaskInput } from "./produce-stamped-pdf";
 import type { CmsSignerInput } from "@/lib/pki/prepare-cms-signer";
 import type { SignPdfFields } from "./schemas";
+import type { StagedUpload } from "@/lib/blob-store/blob-store";
 
 export type SignNowJob = {
   txToken: string;
@@ -28,6 +29,8 @@ export type SignNowJob = {
   outputName?: string;
   /** The caller no longer needs `pdf` and its buffer holds nothing else (an upload): moved to the worker, not copied. */
   giveUpInput?: boolean;
+  /** The upload as staged while it arrived (a request's body), stored with the output. */
+  stagedUpload?: StagedUpload;
   /** A request that claimed nothing yet: its transaction, written done with the output (else a queued one is completed). */
   transaction?: () => UnclaimedTransaction;
 };
@@ -79,7 +82,7 @@ export async function signStampNow(
   if (movable) input.pdfTailIsFree = true;
   const pool: TaskRunner<StampSigningTasks> = pools.cpu;
   const result = await pool.run("plan-and-produce-stamped-pdf", input, calls, transfer);
-  await completeStampSignature({ job, produced: result, revocationUnavailable: result.revocationUnavailable, signerChainDer: result.signerChainDer, transaction: job.transaction?.() }, services);
+  await completeStampSignature({ job, produced: result, stagedUpload: job.stagedUpload, revocationUnavailable: result.revocationUnavailable, signerChainDer: result.signerChainDer, transaction: job.transaction?.() }, services);
   return { pdf: result.pdf, padesLevel: result.padesLevel, revocationUnavailable: result.revocationUnavailable };
 }
 
