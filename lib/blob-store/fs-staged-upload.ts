@@ -20,6 +20,7 @@ export function stageUploadFile(root: string, fileOf: (key: string) => string): 
   const dir = path.join(root, STAGING_DIR);
   // once per staging, ~20 us: cheaper than finding out after a failed open
   fs.mkdirSync(dir, { recursive: true });
+  // ".tmp": a backup leaves it out as it does a blob mid-write (snapshot-embedded-data.ts)
   const temp = path.join(dir, `${crypto.randomUUID()}.tmp`);
   const out = fs.createWriteStream(temp);
   let failure: unknown;
