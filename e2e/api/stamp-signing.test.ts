@@ -122,7 +122,8 @@ describe("signPDF", () => {
     expect(stagedFilesLeft()).toEqual([]);
   });
 
-  it("leaves no staged upload behind: a large upload refused after reading, and one cut off on the way", async () => {
+  // only the file store stages uploads; on PostgreSQL blobs are rows (lib/runtime/services.ts)
+  it.skipIf(process.env.TEST_DATABASE === "postgres")("leaves no staged upload behind: a large upload refused after reading, and one cut off on the way", async () => {
     const refused = await api.signPdf({}, { pdf: new Uint8Array(1_200_000).fill(0x41) });
     expect(refused.status).toBe(400);
     expect(stagedFilesLeft()).toEqual([]);
