@@ -1,5 +1,5 @@
 /** Below this declared body size the chunks are simply joined: preallocation pays off for large files. */
-const PREALLOCATE_FROM = 1024 * 1024;
+export const PREALLOCATE_FROM = 1024 * 1024;
 
 /**
  * Room left after a preallocated file, for the revisions a signature appends in place of copying the

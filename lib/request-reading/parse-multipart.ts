@@ -3,7 +3,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { AppError } from "@/lib/errors";
 import type { StagedUpload } from "@/lib/blob-store/blob-store";
-import { UploadCollector } from "./collect-upload";
+import { PREALLOCATE_FROM, UploadCollector } from "./collect-upload";
 import { readRequestBytes } from "./read-request-bytes";
 
 /** `staged`: the same bytes, written to the blob store as they arrived (`stage` below); the caller stores or discards it. */
@@ -12,9 +12,12 @@ export type MultipartBody = { fields: Record<string, string>; files: UploadedFil
 
 export type MultipartLimits = { maxFileBytes: number; maxFiles?: number; maxFields?: number };
 
-/** Files of these fields, in a body declared at least STAGE_FROM_BYTES, are also written to `start()`'s staged upload as they arrive. */
+/**
+ * Files of these fields, in a body declared at least PREALLOCATE_FROM, are also written to `start()`'s
+ * staged upload as they arrive. Below it the upload has no room after it (collect-upload.ts), so the
+ * output never extends it and a staged copy would only be dropped.
+ */
 export type MultipartStaging = { fields: readonly string[]; start: () => StagedUpload };
-const STAGE_FROM_BYTES = 1024 * 1024;
 
 const FIELD_BYTES = 1024 * 1024;
 /** A body declared this small is read whole and parsed in one call: no stream plumbing per request. */
@@ -51,7 +54,7 @@ export async function parseMultipart(request: Request, limits: MultipartLimits, 
   const whole = Number.isFinite(declared) && declared <= WHOLE_BODY_BYTES ? await readWholeBody(request, declared) : undefined;
   const source = whole ? undefined : Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
   // the socket's own buffers go to disk as they come (blob-store.ts says why); a small body is not worth a file
-  const stageFor = (field: string) => (staging && source && declared >= STAGE_FROM_BYTES && staging.fields.includes(field) ? staging.start() : undefined);
+  const stageFor = (field: string) => (staging && source && declared >= PREALLOCATE_FROM && staging.fields.includes(field) ? staging.start() : undefined);
 
   return new Promise<MultipartBody>((resolve, reject) => {
     const fields: Record<string, string> = {};
