@@ -41,6 +41,7 @@ const fileWorkers = [`--maxWorkers=${Math.min(4, Math.max(2, os.availableParalle
 
 const signingApiTests = [
   "e2e/api/stamp-signing.test.ts",
+  "e2e/api/stamp-large-uploads.test.ts",
   "e2e/api/stamp-async-retries.test.ts",
   "e2e/api/stamp-timestamps-and-digital.test.ts",
   "e2e/api/stamp-long-term.test.ts",
@@ -54,6 +55,7 @@ const signingApiTests = [
 // PostgreSQL with the default store just before; the whole suite a fourth time would not fit the budget
 const blobStoreApiTests = [
   "e2e/api/stamp-signing.test.ts",
+  "e2e/api/stamp-large-uploads.test.ts",
   "e2e/api/stamp-async-retries.test.ts",
   "e2e/api/processes.test.ts",
   "e2e/api/processes-callbacks.test.ts",

@@ -2,8 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
 import { StampApiClient, fixture } from "../fixtures/stamp-api-client";
 import http from "node:http";
-import fs from "node:fs";
-import path from "node:path";
 import { decodeQrOnPage, pageCount, pageText, qpdfCheck, validatePdf } from "../fixtures/independent-validators";
 
 let server: TestServer;
@@ -38,12 +36,6 @@ async function signedPdfOf(response: Response): Promise<Uint8Array> {
   // the level our verifier measured on this output (issue 15): built-in certificates always reach B-LT
   expect(body, JSON.stringify(body).slice(0, 300)).toMatchObject({ success: true, message: "OK", pades_level: "B-LT" });
   return new Uint8Array(Buffer.from(body.signed_pdf, "base64"));
-}
-
-/** Uploads staged by the file store and not yet stored or dropped (none once every request has been answered). */
-function stagedFilesLeft(): string[] {
-  const dir = path.join(server.dataDir, "blobs", ".staging");
-  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
 }
 
 function expectValid(pdf: Uint8Array, signatures: number) {
@@ -96,69 +88,6 @@ describe("signPDF", () => {
     expect(response.headers.get("content-disposition")).toMatch(/filename="[A-Za-z0-9]{20}\.pdf"/);
     expect(response.headers.get("x-pades-level")).toBe("B-LT");
     expectValid(new Uint8Array(await response.arrayBuffer()), 1);
-  });
-
-  // A body over 1 MB is read into one buffer with room after the file, and the signature's and DSS's
-  // revisions are written there in the worker (lib/pdf/join-revisions.ts); the answer streams that
-  // buffer without a copy (lib/http/bytes-response-body.ts).
-  // On the file store the upload is also written to disk as it arrives, and the stored output is that
-  // file plus the revisions (lib/blob-store/fs-staged-upload.ts): getSignedPDF must serve the answer's bytes.
-  it("a 1 MB document with a stamp, answered binary and signed again: the upload a prefix, both signatures valid, the stored copy the answer", async () => {
-    const large = fixture("pdfs/valid/classic-xref-pdftex-tracemonkey.pdf");
-    let pdf: Uint8Array = large;
-    for (let i = 0; i < 2; i++) {
-      const txToken = `Large${i}${Date.now()}`.padEnd(20, "0").slice(0, 20);
-      const response = await api.signPdf({ ...signer, tx_token: txToken, binary_resp: 1, page: 1, position_x: 40, position_y: 40 + i * 150 }, { pdf, image: portrait });
-      expect(response.status).toBe(200);
-      const signed = new Uint8Array(await response.arrayBuffer());
-      expect(Buffer.from(signed.subarray(0, pdf.length)).equals(Buffer.from(pdf))).toBe(true);
-      expect(qpdfCheck(signed).ok).toBe(true);
-      const stored = await api.getSignedPdf(txToken, true);
-      expect(stored.status).toBe(200);
-      expect(Buffer.from(await stored.arrayBuffer()).equals(Buffer.from(signed))).toBe(true);
-      pdf = signed;
-    }
-    expectValid(pdf, 2);
-    expect(stagedFilesLeft()).toEqual([]);
-  });
-
-  // only the file store stages uploads; on PostgreSQL blobs are rows (lib/runtime/services.ts)
-  it.skipIf(process.env.TEST_DATABASE === "postgres")("leaves no staged upload behind: a large upload refused after reading, and one cut off on the way", async () => {
-    const refused = await api.signPdf({}, { pdf: new Uint8Array(1_200_000).fill(0x41) });
-    expect(refused.status).toBe(400);
-    expect(stagedFilesLeft()).toEqual([]);
-    // 3 MB declared, 1.5 MB sent: the file is being staged while the client holds the connection
-    const boundary = "----fvstaged";
-    const head = `--${boundary}\r\nContent-Disposition: form-data; name="pdf_file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n`;
-    const request = http.request(`${server.baseUrl}/api/v2/signPDF`, {
-      method: "POST",
-      agent: false,
-      headers: { authorization: `Bearer ${api.token}`, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(3 * 1024 * 1024) },
-    });
-    request.on("error", () => undefined);
-    request.write(head);
-    request.write(new Uint8Array(1536 * 1024).fill(0x20));
-    await expect.poll(() => stagedFilesLeft().length, { timeout: 30_000 }).toBe(1);
-    request.destroy();
-    await expect.poll(() => stagedFilesLeft(), { timeout: 30_000 }).toEqual([]);
-  });
-
-  it("a 1 MB document signed async: the queued input is the upload as staged, the output valid", async () => {
-    const large = fixture("pdfs/valid/classic-xref-pdftex-tracemonkey.pdf");
-    const response = await api.signPdf({ ...signer, async: 1, page: 1, position_x: 40, position_y: 40 }, { pdf: large, image: portrait });
-    const { tx_token: txToken } = await response.json();
-    let result: Response;
-    for (;;) {
-      result = await api.getSignedPdf(txToken, true);
-      if (result.status !== 202) break;
-      await result.arrayBuffer();
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(result.status).toBe(200);
-    const signed = new Uint8Array(await result.arrayBuffer());
-    expect(Buffer.from(signed.subarray(0, large.length)).equals(Buffer.from(large))).toBe(true);
-    expectValid(signed, 1);
-    expect(stagedFilesLeft()).toEqual([]);
   });
 
   it("keeps every signature valid when the output is signed again (3 signers)", async () => {
