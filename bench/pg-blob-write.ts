@@ -1,6 +1,6 @@
 // `npx tsx bench/on-postgres.ts bench/pg-blob-write.ts`: the ~50 MB benchmark input written to the
 // PostgreSQL blob store as a bytea parameter (hex text, postgres.js) and by binary COPY, interleaved,
-// with wall time and this process's CPU per write; then read back once. Figures only.
+// with wall time and this process's CPU per write; then read back once (reads: bench/pg-blob-read.ts). Figures only.
 import fs from "node:fs";
 import { openDatabase } from "@/db/client";
 import { createPgBlobStore } from "@/lib/blob-store/pg-blob-store";
@@ -21,7 +21,7 @@ async function main() {
   for (let round = 0; round < 3; round++) {
     for (const [label, store] of Object.entries(stores)) await time(`put, ${label}`, () => store.put(`bench/${round}-${label.length}.pdf`, bytes, "application/pdf"));
   }
-  await time("get (hex text)", () => stores["binary COPY"].get("bench/0-11.pdf"));
+  await time("get (base64 slices)", () => stores["binary COPY"].get("bench/0-11.pdf"));
   await database.close();
 }
 

@@ -6,6 +6,7 @@ import { blobs } from "@/db/schema";
 import { startPostgresCluster, type PostgresCluster } from "@/e2e/fixtures/postgres";
 import type { BlobStore } from "./blob-store";
 import { COPY_FROM_BYTES, createPgBlobStore } from "./pg-blob-store";
+import { SLICE_BYTES } from "./read-pg-blob-in-slices";
 
 let cluster: PostgresCluster;
 let database: Awaited<ReturnType<typeof openDatabase>>;
@@ -84,6 +85,21 @@ describe("PostgreSQL blob store written by binary COPY (against a real cluster)"
     expect(Buffer.from((await store.get(key))!).equals(Buffer.from(next))).toBe(true);
     const [row] = await database.db.select({ size: blobs.size, contentType: blobs.contentType }).from(blobs).where(eq(blobs.key, key));
     expect(row).toEqual({ size: 700, contentType: "image/png" });
+  });
+
+  it("reads in base64 slices: every byte at each slice boundary, through get and open; a missing key is null", async () => {
+    const key = `org/stamp/${crypto.randomUUID()}.pdf`;
+    for (const size of [0, 1, 57, SLICE_BYTES - 1, SLICE_BYTES, SLICE_BYTES + 1, 3 * SLICE_BYTES + 12_345]) {
+      const body = new Uint8Array(crypto.randomBytes(size));
+      await store.put(key, body, "application/pdf");
+      expect(Buffer.from((await store.get(key))!).equals(Buffer.from(body)), `${size} bytes`).toBe(true);
+      const opened = await store.open(key);
+      expect(opened!.size).toBe(size);
+      expect(Buffer.from(await new Response(opened!.stream).arrayBuffer()).equals(Buffer.from(body)), `${size} bytes streamed`).toBe(true);
+    }
+    const missing = `org/stamp/${crypto.randomUUID()}.pdf`;
+    expect(await store.get(missing)).toBeNull();
+    expect(await store.open(missing)).toBeNull();
   });
 
   it("reads blobs the former parameter path wrote, and the column is stored uncompressed", async () => {

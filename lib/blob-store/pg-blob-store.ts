@@ -5,6 +5,7 @@ import type { Db } from "@/db/client";
 import { blobs } from "@/db/schema";
 import { assertBlobKey, type BlobStore } from "./blob-store";
 import { copyBinaryBlobRow } from "./copy-binary-blob-row";
+import { readPgBlobInSlices } from "./read-pg-blob-in-slices";
 
 /**
  * Blobs from this size on are written by COPY. Below it the hex text costs little, and a COPY's
@@ -43,15 +44,13 @@ export function createPgBlobStore({ db, postgres: client }: { db: Db; postgres?:
     },
     async get(key) {
       assertBlobKey(key);
-      const [row] = await db.select({ body: blobs.body }).from(blobs).where(eq(blobs.key, key));
-      return row ? new Uint8Array(row.body) : null;
+      return read(key);
     },
     async open(key) {
-      // a bytea column arrives whole; the answer still streams it out without another copy
+      // read whole, so a slow download never holds a database connection; streamed out without another copy
       assertBlobKey(key);
-      const [row] = await db.select({ body: blobs.body }).from(blobs).where(eq(blobs.key, key));
-      if (!row) return null;
-      const bytes = new Uint8Array(row.body);
+      const bytes = await read(key);
+      if (!bytes) return null;
       const stream = new ReadableStream<Uint8Array>({ start: (controller) => (controller.enqueue(bytes), controller.close()) });
       return { stream, size: bytes.byteLength };
     },
@@ -60,6 +59,12 @@ export function createPgBlobStore({ db, postgres: client }: { db: Db; postgres?:
       await db.delete(blobs).where(eq(blobs.key, key));
     },
   };
+
+  async function read(key: string): Promise<Uint8Array | null> {
+    if (client) return readPgBlobInSlices(client, key);
+    const [row] = await db.select({ body: blobs.body }).from(blobs).where(eq(blobs.key, key));
+    return row ? new Uint8Array(row.body) : null;
+  }
 }
 
 /**
