@@ -3,7 +3,7 @@ import type { Sql } from "postgres";
 /**
  * Reads one row of `blobs` in 1 MiB slices, each sent as base64 and decoded into the body as its
  * row arrives. postgres.js reads a bytea column as hex text in one message: a 50 MB blob came as a
- * 100 MB message, became a 100 MB string and was parsed, blocking the event loop for 640-730 ms
+ * 100 MB message, became a 100 MB string and was parsed, blocking the event loop for ~340 ms
  * (bench/results/2026-12-03-pg-blob-read.txt). Slices keep each block to one row's work, and base64
  * is 4/3 of the bytes, not 2.
  *
