@@ -1,93 +1,24 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Db } from "@/db/client";
-import { auditLog, facialTickets, organizations, outbox, processes, processDocuments, processEvents, processSigners } from "@/db/schema";
-import { createFsBlobStore } from "@/lib/blob-store/fs-blob-store";
-import { createOrganization } from "@/lib/organizations/create-organization";
-import { createProcess } from "@/lib/processes/create-process";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/db/client";
+import { auditLog, organizations, outbox, processes, processDocuments, processEvents, processSigners } from "@/db/schema";
 import { approveProcess } from "@/lib/processes/approve-process";
-import { ZCreateProcessFields } from "@/lib/processes/schemas";
 import { completeSignerSignature } from "./complete-signer-signature";
 import { confirmSignerNames } from "./confirm-signer-names";
 import { declineSignature } from "./decline-signature";
 import { openSigningLink } from "./open-signing-link";
 import { prepareSignerSignature } from "./prepare-signer-signature";
-import { recordFacialResult } from "./record-facial-result";
+import { admitFacialTicket, spendFacialTicket } from "./facial-ticket-ledger";
 import { verifySignerIdentity } from "./verify-signer-identity";
 import { unlockSigner } from "./unlock-signer";
-import { admitFacialTicket, settleFacialTicket, spendFacialTicket } from "./facial-ticket-ledger";
-import { testWorkerPools } from "@/lib/server/testing/test-pools";
-import { fixturePath } from "@/test/fixtures-dir";
+import { signerTestWorld } from "./testing/signer-test-world";
 
-const pdfBytes = new Uint8Array(fs.readFileSync(fixturePath("pdfs/valid/libreoffice70-tiny.pdf")));
-const links = { secretKey: new Uint8Array(32).fill(7), publicUrl: "https://firmas.test" };
+const world = signerTestWorld();
+const { callers, links, newProcess, signAs, facialTry } = world;
 let db: Db;
-let close: () => Promise<void>;
-let dir: string;
-const blobs = () => createFsBlobStore(path.join(dir, "blobs"));
-const callers: Record<string, { credentialId: string; clientname: string; role: "admin"; organizationId: string; organizationDomain: string }> = {};
-
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "fv-signers-"));
-  const database = await openDatabase({ dataDir: dir });
-  db = database.db;
-  close = database.close;
-  for (const mode of ["shared", "per-signer"] as const) {
-    const { organization } = await createOrganization({ domain: `${mode}.test`, ownerEmail: `o@${mode}.test`, ownerPassword: "Owner-Password-1" }, db);
-    await db.update(organizations).set({ linkMode: mode }).where(eq(organizations.id, organization.id));
-    callers[mode] = { credentialId: crypto.randomUUID(), clientname: `api@${mode}.test`, role: "admin", organizationId: organization.id, organizationDomain: organization.domain };
-  }
-}, 60_000);
-afterAll(async () => {
-  await close?.();
-  fs.rmSync(dir, { recursive: true, force: true });
+beforeAll(() => {
+  db = world.db;
 });
-
-async function newProcess(mode: "shared" | "per-signer", fields: Record<string, unknown>) {
-  const caller = { ...callers[mode], credentialId: null as unknown as string };
-  const parsed = ZCreateProcessFields.parse(fields);
-  const created = await createProcess({ caller, fields: parsed, files: [{ field: "pdfFiles", filename: "a.pdf", contentType: "application/pdf", bytes: pdfBytes }] }, {
-    db,
-    blobs: blobs(),
-    links,
-    pools: testWorkerPools(),
-  });
-  const tokens = typeof created.msg === "string" ? [created.msg] : (created.msg as { link: string }[]).map((m) => m.link);
-  return { id: created.id, tokens: tokens.map((l) => l.split("/").pop()!) };
-}
-
-/** Stands in for the lead's cryptographic step: stores a "signed" revision and reports it. */
-async function signAs(token: string, signerId: string, sessionId = SESSION) {
-  await confirmSignerNames({ token, signerId, names: { given_name: "Ana", family_name: "Pérez" } }, db);
-  const plan = await prepareSignerSignature({ token, signerId, sessionId }, db);
-  const signedDocuments = [];
-  for (const d of plan.documents) {
-    const bytes = new Uint8Array([...pdfBytes, ...new TextEncoder().encode(`\n% signed by ${plan.signer.docId}\n`)]);
-    await blobs().put(d.outputBlobKey, bytes, "application/pdf");
-    signedDocuments.push({ documentId: d.documentId, blobKey: d.outputBlobKey, sha256: "x".repeat(64), baseBlobKey: d.blobKey, signaturesLevel: null });
-  }
-  return { plan, result: await completeSignerSignature({ token, signerId, sessionId, signedDocuments }, db) };
-}
-
-/** The signer session the tries below are made in (the cookie's session id). */
-const SESSION = "session-of-the-signer";
-
-/** One facial try as the flow makes it (against a registry photo): a ticket is issued and spent (which counts the try), then the result and the level it proves recorded. */
-async function facialTry(input: { token: string; signerId: string; result: boolean; score: number; selfieBlobKey: string }) {
-  const attempt = await spendNewTicket(input.signerId);
-  return recordFacialResult({ ...input, attempt, sessionId: SESSION, ...(input.result ? { identity: { level: "registry" as const, method: "registry-photo" as const, at: new Date().toISOString(), session: SESSION } } : {}) }, db);
-}
-
-async function spendNewTicket(signerId: string): Promise<number> {
-  const nonce = crypto.randomUUID().slice(0, 16);
-  await admitFacialTicket({ signerId, nonce }, db);
-  const attempt = await spendFacialTicket({ signerId, nonce }, db);
-  await settleFacialTicket({ signerId, nonce, outcome: "counted" }, db);
-  return attempt;
-}
 
 describe("signer use cases", () => {
   it("shared link, sign order, facial: identity, facial tries, order, completion with callback", async () => {
@@ -235,56 +166,6 @@ describe("unlocking a locked signer", () => {
     expect(events.find((e) => e.kind === "signer_unlocked")).toMatchObject({ actor: "reviewer@x", signerId, detail: { facialAttemptsBefore: 3, newFacialAttempts: 3 } });
     const audit = await db.select().from(auditLog).where(eq(auditLog.target, id));
     expect(audit.map((a) => a.action)).toContain("signer.unlocked");
-  });
-});
-
-describe("facial ticket ledger", () => {
-  async function facialSigner(docId: string) {
-    const { tokens } = await newProcess("per-signer", { signers: [{ doc_id: docId, signChallenges: ["facial"] }] });
-    return (await verifySignerIdentity({ token: tokens[0], docId }, db)).signerId;
-  }
-
-  it("10 parallel ticket requests: exactly 6 are admitted, the rest refused with a Retry-After within 10 minutes", async () => {
-    const signerId = await facialSigner("13131313");
-    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => admitFacialTicket({ signerId, nonce: `nonce-par-${i}`.padEnd(16, "x") }, db)));
-    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(6);
-    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === "rejected").map((o) => o.reason);
-    expect(refused.every((r) => r.reason === "too_many_tickets" && r.code === "RATE_LIMITED" && r.retryAfterSeconds > 0 && r.retryAfterSeconds <= 600)).toBe(true);
-  });
-
-  it("a ticket is spent once under parallel uploads; a retry gives the try back but counts toward the hour's 10", async () => {
-    const signerId = await facialSigner("14141414");
-    await admitFacialTicket({ signerId, nonce: "nonce-once-aaaaa" }, db);
-    const spent = await Promise.allSettled(Array.from({ length: 5 }, () => spendFacialTicket({ signerId, nonce: "nonce-once-aaaaa" }, db)));
-    expect(spent.filter((o) => o.status === "fulfilled")).toHaveLength(1);
-    expect(spent.filter((o) => o.status === "rejected").every((o) => (o as PromiseRejectedResult).reason.reason === "ticket_used")).toBe(true);
-    await settleFacialTicket({ signerId, nonce: "nonce-once-aaaaa", outcome: "retry" }, db);
-    const [signer] = await db.select().from(processSigners).where(eq(processSigners.id, signerId));
-    expect(signer.facialAttempts).toBe(0);
-    await expect(spendFacialTicket({ signerId, nonce: "nonce-unknown-aa" }, db)).rejects.toMatchObject({ reason: "ticket_invalid" });
-    // nine more retries this hour (rows written directly: the 10-minute ticket limit is another test's)
-    await db.insert(facialTickets).values(Array.from({ length: 9 }, (_, i) => ({ nonce: `nonce-old-${i}`.padEnd(16, "y"), signerId, issuedAt: new Date(Date.now() - 30 * 60_000), usedAt: new Date(), outcome: "retry" as const })));
-    await expect(admitFacialTicket({ signerId, nonce: "nonce-late-aaaaa" }, db)).rejects.toMatchObject({ reason: "too_many_retries", code: "RATE_LIMITED" });
-    // retries older than an hour no longer count
-    await db.update(facialTickets).set({ usedAt: new Date(Date.now() - 61 * 60_000) }).where(eq(facialTickets.signerId, signerId));
-    await admitFacialTicket({ signerId, nonce: "nonce-late-aaaaa" }, db);
-    expect(await spendFacialTicket({ signerId, nonce: "nonce-late-aaaaa" }, db)).toBe(1);
-  });
-
-  it("tickets asked for and left unused past 90 s count as retries (ticket fishing spends the hour's budget)", async () => {
-    const signerId = await facialSigner("15151515");
-    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
-    // 10 tickets never used, issued 20–29 minutes ago: outside the 10-minute ticket window, inside the hour
-    await db.insert(facialTickets).values(Array.from({ length: 10 }, (_, i) => ({ nonce: `nonce-fish-${i}`.padEnd(16, "z"), signerId, issuedAt: minutesAgo(20 + i) })));
-    const refused = await admitFacialTicket({ signerId, nonce: "nonce-fish-next0" }, db).catch((e: unknown) => e);
-    expect(refused).toMatchObject({ reason: "too_many_retries" });
-    // the oldest leaves the hour in about 31 minutes
-    expect((refused as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(30 * 60);
-    expect((refused as { retryAfterSeconds: number }).retryAfterSeconds).toBeLessThanOrEqual(31 * 60 + 5);
-    // counter-test: tickets still within their 90 s do not count
-    const fresh = await facialSigner("16161616");
-    await db.insert(facialTickets).values(Array.from({ length: 5 }, (_, i) => ({ nonce: `nonce-new-${i}`.padEnd(16, "w"), signerId: fresh, issuedAt: new Date() })));
-    await admitFacialTicket({ signerId: fresh, nonce: "nonce-new-next00" }, db);
   });
 });
 
