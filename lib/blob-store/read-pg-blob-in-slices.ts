@@ -25,8 +25,9 @@ export async function readPgBlobInSlices(client: Sql, key: string): Promise<Buff
   await query.raw().forEach((row) => {
     // a throw here would reach postgres.js's socket handler: keep the first fault for after the query
     if (fault) return;
-    const [size, at, slice] = (row as unknown as Buffer[]).map((value) => value.toString("latin1"));
-    fault = writeSlice(Number(size), Number(at), slice);
+    const [size, at, slice] = row as unknown as (Buffer | null)[];
+    if (!size || !at || !slice) fault = new Error(`blob ${key}: a slice row with a NULL field`);
+    else fault = writeSlice(Number(size.toString("latin1")), Number(at.toString("latin1")), slice.toString("latin1"));
   });
   if (fault) throw fault;
   if (!body) return null;
