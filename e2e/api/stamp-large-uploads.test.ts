@@ -1,40 +1,30 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../fixtures/start-test-server";
-import { StampApiClient, fixture } from "../fixtures/stamp-api-client";
-import { qpdfCheck, validatePdf } from "../fixtures/independent-validators";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TestServer } from "../fixtures/start-test-server";
+import { type StampApiClient, fixture } from "../fixtures/stamp-api-client";
+import { stampApiSession } from "../fixtures/stamp-api-session";
+import { qpdfCheck } from "../fixtures/independent-validators";
 
 // signPDF of uploads over 1 MB: the revisions written after the upload in its own buffer, and on the
 // file store the upload staged on disk as it arrives (stamp-signing.test.ts has the rest of signPDF)
 let server: TestServer;
 let api: StampApiClient;
-let caPem: string;
 
 const portrait = fixture("images/portrait-413x531.jpg");
 const signer = { names: "José Ñúñez", last_names: "Pérez Güiraldes", person_id: "12345678", nationality: "PER", person_id_type: "DNI" };
 
-beforeAll(async () => {
-  server = await startTestServer();
-  api = new StampApiClient(server.baseUrl);
-  await api.login("v2");
-  caPem = await api.caPem();
-});
-afterAll(async () => {
-  await server?.stop();
+const session = stampApiSession();
+const { expectValid } = session;
+beforeAll(() => {
+  ({ server, api } = session.current());
 });
 
 /** Uploads staged by the file store and not yet stored or dropped (none once every request has been answered). */
 function stagedFilesLeft(): string[] {
   const dir = path.join(server.dataDir, "blobs", ".staging");
   return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
-}
-
-function expectValid(pdf: Uint8Array, signatures: number) {
-  const result = validatePdf(pdf, caPem);
-  expect(result.pass, result.output).toBe(true);
-  expect(result.signatures).toBe(signatures);
 }
 
 describe("signPDF of a large upload", () => {

@@ -1,25 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ORG_DOMAIN, startTestServer, type TestServer } from "../fixtures/start-test-server";
 import { StampApiClient, fixture } from "../fixtures/stamp-api-client";
+import { stampApiSession } from "../fixtures/stamp-api-session";
 import http from "node:http";
-import { decodeQrOnPage, pageCount, pageText, qpdfCheck, validatePdf } from "../fixtures/independent-validators";
+import { decodeQrOnPage, pageCount, pageText, qpdfCheck } from "../fixtures/independent-validators";
 
 let server: TestServer;
 let api: StampApiClient;
-let caPem: string;
 
 const contract = fixture("pdfs/valid/libreoffice74-contrato-a4.pdf");
 const portrait = fixture("images/portrait-413x531.jpg");
 const signer = { names: "José Ñúñez", last_names: "Pérez Güiraldes", person_id: "12345678", nationality: "PER", person_id_type: "DNI" };
 
-beforeAll(async () => {
-  server = await startTestServer();
-  api = new StampApiClient(server.baseUrl);
-  await api.login("v2");
-  caPem = await api.caPem();
-});
-afterAll(async () => {
-  await server?.stop();
+const session = stampApiSession();
+const { expectValid } = session;
+beforeAll(() => {
+  ({ server, api } = session.current());
 });
 
 function healthOnFreshConnection(baseUrl: string): Promise<number> {
@@ -36,12 +32,6 @@ async function signedPdfOf(response: Response): Promise<Uint8Array> {
   // the level our verifier measured on this output (issue 15): built-in certificates always reach B-LT
   expect(body, JSON.stringify(body).slice(0, 300)).toMatchObject({ success: true, message: "OK", pades_level: "B-LT" });
   return new Uint8Array(Buffer.from(body.signed_pdf, "base64"));
-}
-
-function expectValid(pdf: Uint8Array, signatures: number) {
-  const result = validatePdf(pdf, caPem);
-  expect(result.pass, result.output).toBe(true);
-  expect(result.signatures).toBe(signatures);
 }
 
 describe("signPDF", () => {

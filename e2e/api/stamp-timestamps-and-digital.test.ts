@@ -1,9 +1,10 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../fixtures/start-test-server";
-import { StampApiClient, fixture } from "../fixtures/stamp-api-client";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TestServer } from "../fixtures/start-test-server";
+import { type StampApiClient, fixture } from "../fixtures/stamp-api-client";
+import { stampApiSession } from "../fixtures/stamp-api-session";
 import { opensslTsQuery, opensslTsVerify, tempFile, validatePdf, validateTsr } from "../fixtures/independent-validators";
 import { readTimeStampResponse } from "../../lib/tsa/read-time-stamp-response";
 
@@ -12,14 +13,9 @@ let api: StampApiClient;
 let caPem: string;
 const contract = fixture("pdfs/valid/libreoffice74-contrato-a4.pdf");
 
-beforeAll(async () => {
-  server = await startTestServer();
-  api = new StampApiClient(server.baseUrl);
-  await api.login("v2");
-  caPem = await api.caPem();
-});
-afterAll(async () => {
-  await server?.stop();
+const session = stampApiSession();
+beforeAll(() => {
+  ({ server, api, caPem } = session.current());
 });
 
 describe("signTimeStamp", () => {
